@@ -1,0 +1,36 @@
+# Tessel: the two commands of the README.
+#   make tune   set up, build, and run the main job on examples/
+#   make test   set up, build, and run every lit and gtest test in one lit run
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+LLVM_BIN := /usr/lib/llvm-22/bin
+LIT := $(LLVM_BIN)/lit
+JOBS ?= $(shell nproc)
+PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
+            libxgboost-dev libsqlite3-dev googletest libgtest-dev cmake ninja-build \
+            ccache g++ python3 python3-matplotlib
+
+.PHONY: all deps configure build test tune check-lit clean
+
+all: build
+
+deps:
+	@bash scripts/install-deps.sh $(PACKAGES)
+
+$(BUILD_DIR)/build.ninja: CMakeLists.txt | deps
+	cmake -G Ninja -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: deps $(BUILD_DIR)/build.ninja
+
+build: configure
+	ninja -C $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	$(LIT) -sv --no-gtest-sharding $(BUILD_DIR)/test $(BUILD_DIR)/test/Unit
+
+tune: build
+	@bash scripts/tune-examples.sh $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR)

@@ -1,0 +1,67 @@
+//===- Schedule.h - Checking a schedule against the op it annotates -*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A sketch and a config are verified on their own by their attribute
+// verifiers. Whether they fit a given linalg op (its loops, extents and
+// operands) is checked here; the same check backs the dialect's attribute
+// verifier, the search space of the tuner and the materialization pass.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_IR_SCHEDULE_H
+#define TESSEL_DIALECT_TESSEL_IR_SCHEDULE_H
+
+#include "tessel/Dialect/Tessel/IR/TesselAttrs.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Diagnostics.h"
+
+namespace mlir {
+namespace tessel {
+
+/// Largest number of threads in a CUDA thread block.
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// Largest cooperative load, in bytes, that one thread issues at once.
+constexpr int64_t kMaxVectorBytes = 16;
+
+/// The loop nest a schedule applies to: the static loop extents of a linalg
+/// op and whether each loop is a reduction.
+struct LoopNest {
+  SmallVector<int64_t> extents;
+  SmallVector<bool> isReduction;
+
+  /// Reads the loop nest of `op`; fails on dynamic extents.
+  static FailureOr<LoopNest> get(linalg::LinalgOp op);
+  unsigned size() const { return extents.size(); }
+};
+
+/// Per-loop extent of the tile computed by one thread block in one iteration
+/// of the shared-memory staging loop.
+SmallVector<int64_t> getBlockTile(SketchAttr sketch, ConfigAttr config,
+                                  const LoopNest &nest);
+
+/// Number of threads of a thread block under `config`.
+int64_t getThreadsPerBlock(SketchAttr sketch, ConfigAttr config,
+                           const LoopNest &nest);
+
+/// Number of thread blocks under `config`.
+int64_t getNumBlocks(SketchAttr sketch, ConfigAttr config,
+                     const LoopNest &nest);
+
+/// Number of elements of the operand indexed by `map` touched by a tile of
+/// `tile` iterations per loop.
+int64_t getFootprint(AffineMap map, ArrayRef<int64_t> tile);
+
+/// Checks that `sketch` and `config` fit `op`. Reports the first problem
+/// through `emitError` and fails; succeeds silently otherwise.
+LogicalResult verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
+                             ConfigAttr config,
+                             function_ref<InFlightDiagnostic()> emitError);
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_DIALECT_TESSEL_IR_SCHEDULE_H

@@ -1,0 +1,125 @@
+//===- TesselAttrs.td - Tessel sketch and config attributes -*- tablegen -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_IR_TESSELATTRS_TD
+#define TESSEL_DIALECT_TESSEL_IR_TESSELATTRS_TD
+
+include "tessel/Dialect/Tessel/IR/TesselDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def Tessel_SketchKind : I32EnumAttr<"SketchKind", "kind of GPU schedule sketch", [
+    I32EnumAttrCase<"MultiLevelTiling", 0, "multi_level_tiling">,
+    I32EnumAttrCase<"CrossThreadReduction", 1, "cross_thread_reduction">,
+    I32EnumAttrCase<"TwoLevelInjective", 2, "two_level_injective">
+  ]> {
+  let cppNamespace = "::mlir::tessel";
+  let genSpecializedAttr = 0;
+}
+
+class Tessel_Attr<string name, string attrMnemonic>
+    : AttrDef<Tessel_Dialect, name> {
+  let mnemonic = attrMnemonic;
+}
+
+def Tessel_SketchAttr : Tessel_Attr<"Sketch", "sketch"> {
+  let summary = "the structure of a GPU schedule (an Ansor sketch)";
+  let description = [{
+    A sketch fixes the shape of a schedule; a `#tessel.config` fills in its
+    numbers.
+
+    * `kind`: `multi_level_tiling` (Ansor's GPU rule for ops with data
+      reuse: matmuls, convolutions), `cross_thread_reduction` (a reduction
+      whose threads cooperate on one output) or `two_level_injective`
+      (elementwise ops: blocks and threads only).
+    * `structure`: the tiling levels, outermost first. `S` is a level of
+      every space (parallel) loop, `R` a level of every reduction loop.
+      For `multi_level_tiling` it is Ansor's GPU structure `"SSSRRSRS"`: the
+      first three space levels are bound to blocks, virtual threads and
+      threads; the first reduction level is the shared-memory staging loop,
+      the remaining levels run inside a thread, in registers.
+      `cross_thread_reduction` uses `"SRR"` (space: block; reduction: serial
+      part, threads) and `two_level_injective` uses `"SS"` (blocks, threads).
+    * `shared`: the input operands staged in shared memory, once per
+      iteration of the staging loop, by all threads of a block.
+    * `register_accumulator`: the output tile of a thread is accumulated in
+      registers and written back once.
+    * `fused_consumers`: how many elementwise consumers (a single-use chain
+      starting at the op's result) are fused into the kernel.
+
+    Example:
+
+    ```mlir
+    #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1],
+                   register_accumulator, fused_consumers = 1>
+    ```
+  }];
+  let parameters = (ins
+    "SketchKind":$kind,
+    StringRefParameter<"tiling level structure">:$structure,
+    OptionalArrayRefParameter<"int64_t">:$shared,
+    DefaultValuedParameter<"bool", "false">:$registerAccumulator,
+    DefaultValuedParameter<"int64_t", "0">:$fusedConsumers
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of tiling levels of each space (parallel) loop.
+    unsigned getNumSpaceLevels() const;
+    /// Number of tiling levels of each reduction loop.
+    unsigned getNumReductionLevels() const;
+    /// Index of the space level bound to threads, if any.
+    std::optional<unsigned> getThreadLevel() const;
+    /// Index of the space level bound to virtual threads, if any.
+    std::optional<unsigned> getVThreadLevel() const;
+    /// Index of the reduction level bound to threads (cross-thread
+    /// reduction only).
+    std::optional<unsigned> getReductionThreadLevel() const;
+    /// The canonical structure string of a sketch kind.
+    static ::llvm::StringRef getDefaultStructure(SketchKind kind);
+  }];
+}
+
+def Tessel_ConfigAttr : Tessel_Attr<"Config", "config"> {
+  let summary = "the annotations that fill a sketch in";
+  let description = [{
+    * `tiles`: one list per loop of the annotated op, in the op's loop order.
+      Each list has one entry per level of the sketch structure for the
+      loop's kind (space or reduction): the trip count of that level. The
+      entries of a loop multiply to the loop's extent.
+    * `unroll`: Ansor's auto-unroll max step; one of 0, 16, 64, 512, 1024.
+      Register-level loops with at most this many iterations in total are
+      fully unrolled.
+    * `vector`: the vector width (in elements) of the cooperative load of
+      each shared operand, in the order of the sketch's `shared` list.
+
+    Example:
+
+    ```mlir
+    #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 2]],
+                   unroll = 64, vector = [4, 4]>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::ArrayAttr":$tiles,
+    DefaultValuedParameter<"int64_t", "0">:$unroll,
+    OptionalArrayRefParameter<"int64_t">:$vector
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of loops the config describes.
+    unsigned getNumLoops() const { return getTiles().size(); }
+    /// Trip counts of the levels of loop `loop`, outermost first.
+    ::llvm::ArrayRef<int64_t> getLoopTiles(unsigned loop) const;
+    /// Builds a config from per-loop level trip counts.
+    static ConfigAttr get(::mlir::MLIRContext *ctx,
+                          ::llvm::ArrayRef<::llvm::SmallVector<int64_t>> tiles,
+                          int64_t unroll, ::llvm::ArrayRef<int64_t> vector);
+  }];
+}
+
+#endif // TESSEL_DIALECT_TESSEL_IR_TESSELATTRS_TD

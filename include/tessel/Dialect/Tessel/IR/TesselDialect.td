@@ -1,0 +1,60 @@
+//===- TesselDialect.td - Tessel dialect definition ------*- tablegen -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_IR_TESSELDIALECT_TD
+#define TESSEL_DIALECT_TESSEL_IR_TESSELDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Tessel_Dialect : Dialect {
+  let name = "tessel";
+  let cppNamespace = "::mlir::tessel";
+  let summary = "Ansor-style GPU schedule sketches and tile annotations";
+  let description = [{
+    The `tessel` dialect describes how a linalg operator is scheduled on an
+    NVIDIA GPU. A schedule has two parts, attached to the linalg op as
+    discardable attributes:
+
+    * `tessel.sketch = #tessel.sketch<...>`: the *structure* of the schedule
+      (Ansor's sketch): which tiling levels exist, which operands are staged
+      in shared memory, whether the accumulator stays in registers and how
+      many elementwise consumers are fused into the kernel.
+    * `tessel.config = #tessel.config<...>`: the *annotations* that fill the
+      sketch in: the trip count of every tiling level of every loop, the
+      unroll setting and the vector width of each cooperative load.
+
+    Both are verified against the op they annotate. Materialization turns the
+    pair into a transform-dialect schedule made of upstream transform ops.
+
+    ```mlir
+    %0 = linalg.matmul {
+        tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS",
+                                       shared = [0, 1], register_accumulator>,
+        tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1],
+                                                [32, 2, 2]],
+                                       unroll = 64, vector = [4, 4]>}
+        ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>)
+        outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+    ```
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Name of the discardable attribute that carries a schedule sketch.
+    static constexpr ::llvm::StringLiteral kSketchAttrName = "tessel.sketch";
+    /// Name of the discardable attribute that carries a schedule config.
+    static constexpr ::llvm::StringLiteral kConfigAttrName = "tessel.config";
+    /// Name of the integer marker that identifies a scheduled op inside a
+    /// transform script.
+    static constexpr ::llvm::StringLiteral kAnchorAttrName = "tessel.anchor";
+
+  private:
+    void registerAttributes();
+  public:
+  }];
+}
+
+#endif // TESSEL_DIALECT_TESSEL_IR_TESSELDIALECT_TD

@@ -1,0 +1,97 @@
+//===- Passes.td - Tessel transformation passes ----------*- tablegen -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_TRANSFORMS_PASSES_TD
+#define TESSEL_DIALECT_TESSEL_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TesselDefaultConfig : Pass<"tessel-default-config", "ModuleOp"> {
+  let summary = "Give every schedulable op without a schedule a default one";
+  let description = [{
+    Annotates every linalg op that has no `tessel.sketch` with a sketch and a
+    heuristic `tessel.config`, like TVM's fallback configs: valid for any
+    static shape and reasonably fast, so that any supported model compiles
+    without tuning. Contractions and convolutions get `multi_level_tiling`,
+    reductions `cross_thread_reduction`, everything else
+    `two_level_injective`. Ops that are fused into an annotated producer are
+    left alone.
+
+    Before:
+    ```mlir
+    %0 = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>)
+                       outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+    ```
+    After:
+    ```mlir
+    %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, ...>,
+                        tessel.config = #tessel.config<tiles = [...], ...>}
+                       ins(...) outs(...) -> tensor<256x256xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tessel::TesselDialect"];
+  let statistics = [
+    Statistic<"numAnnotated", "num-annotated", "Number of ops given a default schedule">
+  ];
+}
+
+def TesselEmitTransformScript : Pass<"tessel-emit-transform-script", "ModuleOp"> {
+  let summary = "Write the schedules as an upstream transform script";
+  let description = [{
+    Replaces the `tessel.sketch`/`tessel.config` pair of every annotated op by
+    an integer marker `tessel.anchor` and appends to the module a
+    `transform.named_sequence @__transform_main` made of upstream transform
+    ops only, in which every tile size, the unroll setting and every vector
+    width is a `transform.tune.knob` with its `selected` value. Stock
+    `mlir-opt --transform-interpreter` replays the script and produces the
+    same IR as `--tessel-materialize`.
+  }];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect",
+  ];
+}
+
+def TesselMaterialize : Pass<"tessel-materialize", "ModuleOp"> {
+  let summary = "Apply the schedules of all annotated ops";
+  let description = [{
+    Builds the transform script of `--tessel-emit-transform-script` and
+    interprets it on the module: every annotated op is tiled for blocks,
+    virtual threads, threads and registers, its shared operands are staged in
+    workgroup memory with cooperative copies, the module is bufferized and
+    every kernel ends up in a `gpu.launch` with the grid and block sizes of
+    its config.
+
+    With `stop-before-gpu-mapping`, the pass stops after bufferization: the
+    block and thread levels are still `scf.forall` loops and the IR can run
+    on the CPU, which the equivalence tests use.
+  }];
+  let options = [
+    Option<"stopBeforeGpuMapping", "stop-before-gpu-mapping", "bool",
+           /*default=*/"false",
+           "Stop after bufferization, before mapping loops to the GPU">,
+  ];
+  let dependentDialects = [
+    "::mlir::transform::TransformDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
+def TesselStripAssertions : Pass<"tessel-strip-host-checks", "ModuleOp"> {
+  let summary = "Remove frontend runtime checks and unused globals";
+  let description = [{
+    torch-mlir emits `cf.assert` for shape checks that are statically true
+    on the static models Tessel compiles, and an unused
+    `ml_program.global @global_seed`. This pass erases `cf.assert` ops whose
+    condition folds to true, and fails with a diagnostic on one that folds to
+    false. Unused `ml_program.global`s are erased.
+  }];
+}
+
+#endif // TESSEL_DIALECT_TESSEL_TRANSFORMS_PASSES_TD

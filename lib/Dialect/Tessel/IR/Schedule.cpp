@@ -1,0 +1,208 @@
+//===- Schedule.cpp - Checking a schedule against the op it annotates -----===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+FailureOr<LoopNest> LoopNest::get(linalg::LinalgOp op) {
+  LoopNest nest;
+  nest.extents = op.getStaticLoopRanges();
+  if (llvm::any_of(nest.extents, ShapedType::isDynamic))
+    return failure();
+  for (utils::IteratorType type : op.getIteratorTypesArray())
+    nest.isReduction.push_back(type == utils::IteratorType::reduction);
+  return nest;
+}
+
+static int64_t productFrom(ArrayRef<int64_t> values, unsigned first) {
+  int64_t product = 1;
+  for (int64_t v : values.drop_front(first))
+    product *= v;
+  return product;
+}
+
+SmallVector<int64_t> tessel::getBlockTile(SketchAttr sketch, ConfigAttr config,
+                                          const LoopNest &nest) {
+  SmallVector<int64_t> tile;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    ArrayRef<int64_t> levels = config.getLoopTiles(loop);
+    // A cross-thread reduction block covers the whole reduction range; every
+    // other reduction is staged one outer iteration at a time.
+    if (nest.isReduction[loop] &&
+        sketch.getKind() == SketchKind::CrossThreadReduction)
+      tile.push_back(productFrom(levels, 0));
+    else
+      tile.push_back(productFrom(levels, 1));
+  }
+  return tile;
+}
+
+int64_t tessel::getThreadsPerBlock(SketchAttr sketch, ConfigAttr config,
+                                   const LoopNest &nest) {
+  int64_t threads = 1;
+  std::optional<unsigned> spaceLevel = sketch.getThreadLevel();
+  std::optional<unsigned> reductionLevel = sketch.getReductionThreadLevel();
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    std::optional<unsigned> level =
+        nest.isReduction[loop] ? reductionLevel : spaceLevel;
+    if (level)
+      threads *= config.getLoopTiles(loop)[*level];
+  }
+  return threads;
+}
+
+int64_t tessel::getNumBlocks(SketchAttr sketch, ConfigAttr config,
+                             const LoopNest &nest) {
+  (void)sketch;
+  int64_t blocks = 1;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    if (!nest.isReduction[loop])
+      blocks *= config.getLoopTiles(loop).front();
+  return blocks;
+}
+
+/// Extent of the values an affine expression takes when every dimension d
+/// ranges over [0, tile[d]).
+static int64_t getExprExtent(AffineExpr expr, ArrayRef<int64_t> tile) {
+  // Affine expressions of linalg indexing maps are sums of scaled dims and
+  // constants; the extent of a sum of non-negative terms is the sum of the
+  // extents of its terms minus the overlap of their zero points.
+  int64_t span = 0;
+  bool exact = true;
+  std::function<void(AffineExpr, int64_t)> walk = [&](AffineExpr e,
+                                                      int64_t scale) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      span += std::abs(scale) * (tile[dim.getPosition()] - 1);
+      return;
+    }
+    if (isa<AffineConstantExpr>(e))
+      return;
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (bin && bin.getKind() == AffineExprKind::Add) {
+      walk(bin.getLHS(), scale);
+      walk(bin.getRHS(), scale);
+      return;
+    }
+    if (bin && bin.getKind() == AffineExprKind::Mul) {
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
+        walk(bin.getLHS(), scale * c.getValue());
+        return;
+      }
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS())) {
+        walk(bin.getRHS(), scale * c.getValue());
+        return;
+      }
+    }
+    exact = false;
+  };
+  walk(expr, 1);
+  if (!exact) {
+    // Non-linear index: bound by the product of the tiles of its dims.
+    int64_t product = 1;
+    expr.walk([&](AffineExpr e) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        product *= tile[dim.getPosition()];
+    });
+    return product;
+  }
+  return span + 1;
+}
+
+int64_t tessel::getFootprint(AffineMap map, ArrayRef<int64_t> tile) {
+  int64_t elements = 1;
+  for (AffineExpr expr : map.getResults())
+    elements *= getExprExtent(expr, tile);
+  return elements;
+}
+
+LogicalResult
+tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
+                       ConfigAttr config,
+                       function_ref<InFlightDiagnostic()> emitError) {
+  FailureOr<LoopNest> maybeNest = LoopNest::get(op);
+  if (failed(maybeNest)) {
+    for (auto [loop, extent] : llvm::enumerate(op.getStaticLoopRanges()))
+      if (ShapedType::isDynamic(extent))
+        return emitError() << "cannot schedule an op with dynamic shapes: "
+                              "loop "
+                           << loop << " has a dynamic extent";
+    return emitError() << "cannot schedule an op with dynamic shapes";
+  }
+  const LoopNest &nest = *maybeNest;
+  int64_t numInputs = op.getNumDpsInputs();
+  for (int64_t operand : sketch.getShared())
+    if (operand >= numInputs)
+      return emitError() << "shared operand " << operand
+                         << " does not exist: the op has " << numInputs
+                         << " input" << (numInputs == 1 ? "" : "s");
+  bool hasReduction = llvm::is_contained(nest.isReduction, true);
+  if (sketch.getKind() == SketchKind::CrossThreadReduction && !hasReduction)
+    return emitError() << "cross_thread_reduction needs an op with a "
+                          "reduction loop";
+  if (sketch.getKind() == SketchKind::TwoLevelInjective && hasReduction)
+    return emitError() << "two_level_injective cannot schedule an op with a "
+                          "reduction loop";
+  if (!config)
+    return success();
+
+  if (config.getNumLoops() != nest.size())
+    return emitError() << "config describes " << config.getNumLoops()
+                       << " loops but the op has " << nest.size();
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    ArrayRef<int64_t> levels = config.getLoopTiles(loop);
+    bool reduction = nest.isReduction[loop];
+    unsigned expected = reduction ? sketch.getNumReductionLevels()
+                                  : sketch.getNumSpaceLevels();
+    if (levels.size() != expected)
+      return emitError() << "loop " << loop << " ("
+                         << (reduction ? "reduction" : "space") << ") has "
+                         << levels.size() << " tile sizes; the sketch \""
+                         << sketch.getStructure() << "\" has " << expected
+                         << (reduction ? " reduction" : " space") << " levels";
+    int64_t product = productFrom(levels, 0);
+    if (product != nest.extents[loop])
+      return emitError() << "tile sizes of loop " << loop << " multiply to "
+                         << product << ", not to the loop extent "
+                         << nest.extents[loop];
+  }
+  int64_t threads = getThreadsPerBlock(sketch, config, nest);
+  if (threads > kMaxThreadsPerBlock)
+    return emitError() << "config uses " << threads
+                       << " threads per block; at most " << kMaxThreadsPerBlock
+                       << " are allowed";
+
+  ArrayRef<int64_t> vector = config.getVector();
+  if (!vector.empty() && vector.size() != sketch.getShared().size())
+    return emitError() << "config has " << vector.size()
+                       << " vector widths but the sketch stages "
+                       << sketch.getShared().size() << " operands";
+  SmallVector<int64_t> blockTile = getBlockTile(sketch, config, nest);
+  for (auto [operand, width] : llvm::zip(sketch.getShared(), vector)) {
+    OpOperand *opOperand = op.getDpsInputOperand(operand);
+    Type elementType = getElementTypeOrSelf(opOperand->get().getType());
+    int64_t bytes = width * elementType.getIntOrFloatBitWidth() / 8;
+    if (bytes > kMaxVectorBytes)
+      return emitError() << "vector width " << width << " of operand "
+                         << operand << " loads " << bytes
+                         << " bytes; at most " << kMaxVectorBytes
+                         << " are allowed";
+    AffineMap map = op.getMatchingIndexingMap(opOperand);
+    int64_t footprint = getFootprint(map, blockTile);
+    int64_t perThread = footprint / threads;
+    if (footprint % threads != 0 || perThread % width != 0)
+      return emitError() << "vector width " << width
+                         << " does not divide the per-thread load of operand "
+                         << operand << " (" << footprint << " elements over "
+                         << threads << " threads)";
+  }
+  return success();
+}

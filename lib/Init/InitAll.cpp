@@ -1,0 +1,26 @@
+//===- InitAll.cpp - Register Tessel's dialects and passes ----------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/InitAllDialects.h"
+#include "tessel/InitAllPasses.h"
+
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+using namespace mlir;
+
+void tessel::registerAllDialects(DialectRegistry &registry) {
+  registry.insert<TesselDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::registerAllToLLVMIRTranslations(registry);
+}
+
+void tessel::registerAllPasses() { mlir::registerAllPasses(); }

@@ -1,0 +1,148 @@
+// RUN: tessel-opt %s -split-input-file -verify-diagnostics
+
+func.func @product_mismatch(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{tile sizes of loop 2 multiply to 128, not to the loop extent 256}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [16, 2, 4]]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @wrong_level_count(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{loop 1 (space) has 4 tile sizes; the sketch "SSSRRSRS" has 5 space levels}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 16, 1, 1], [32, 2, 4]]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @too_many_threads(%a: tensor<1024x256xf32>, %b: tensor<256x1024xf32>, %c: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  // expected-error @+1 {{config uses 2048 threads per block; at most 1024 are allowed}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling>,
+                      tessel.config = #tessel.config<tiles = [[16, 1, 64, 1, 1], [32, 1, 32, 1, 1], [32, 2, 4]]>}
+    ins(%a, %b : tensor<1024x256xf32>, tensor<256x1024xf32>) outs(%c : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
+
+// -----
+
+func.func @vector_too_wide(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{vector width 8 of operand 1 loads 32 bytes; at most 16 are allowed}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [8, 8, 4]], vector = [4, 8]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @vector_does_not_divide(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{vector width 4 does not divide the per-thread load of operand 0 (256 elements over 128 threads)}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], vector = [4, 4]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @unknown_operand(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{shared operand 2 does not exist: the op has 2 inputs}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 2]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @loop_count_mismatch(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{config describes 2 loops but the op has 3}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1]]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @config_without_sketch(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'tessel.config' needs a 'tessel.sketch' on the same op}}
+  %0 = linalg.matmul {tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @not_linalg(%a: f32) -> f32 {
+  // expected-error @+1 {{'tessel.sketch' can only annotate a linalg operation}}
+  %0 = arith.addf %a, %a {tessel.sketch = #tessel.sketch<two_level_injective>} : f32
+  return %0 : f32
+}
+
+// -----
+
+func.func @dynamic_shape(%a: tensor<?x256xf32>, %b: tensor<256x64xf32>, %c: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{cannot schedule an op with dynamic shapes: loop 0 has a dynamic extent}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling>}
+    ins(%a, %b : tensor<?x256xf32>, tensor<256x64xf32>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{unroll 32 is not one of 0, 16, 64, 512, 1024}}
+#bad_unroll = #tessel.config<tiles = [[4]], unroll = 32>
+
+// -----
+
+// expected-error @+1 {{unknown sketch kind 'tiling'; expected multi_level_tiling, cross_thread_reduction or two_level_injective}}
+#bad_kind = #tessel.sketch<tiling>
+
+// -----
+
+// expected-error @+1 {{multi_level_tiling structure 'SSRR' must start with "SSSR" (block, virtual thread and thread levels, then the shared-memory staging level)}}
+#bad_structure = #tessel.sketch<multi_level_tiling, "SSRR">
+
+// -----
+
+// expected-error @+1 {{sketch structure 'SSXR' must be a non-empty string of 'S' (space level) and 'R' (reduction level)}}
+#bad_char = #tessel.sketch<multi_level_tiling, "SSXR">
+
+// -----
+
+// expected-error @+1 {{two_level_injective sketches stage no operand in shared memory}}
+#bad_shared = #tessel.sketch<two_level_injective, shared = [0]>
+
+// -----
+
+// expected-error @+1 {{shared operands must be strictly increasing, got 1 then 0}}
+#bad_order = #tessel.sketch<multi_level_tiling, shared = [1, 0]>
+
+// -----
+
+// expected-error @+1 {{tile size 0 of loop 1 must be at least 1}}
+#bad_tile = #tessel.config<tiles = [[4], [0, 2]]>
+
+// -----
+
+// expected-error @+1 {{unknown config parameter 'unrol'; expected unroll or vector}}
+#bad_key = #tessel.config<tiles = [[4]], unrol = 16>
+
+// -----
+
+func.func @injective_with_reduction(%x: tensor<128x768xf32>, %init: tensor<128xf32>) -> tensor<128xf32> {
+  // expected-error @+1 {{two_level_injective cannot schedule an op with a reduction loop}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<128x768xf32>) outs(%init : tensor<128xf32>)
+      attrs = {tessel.sketch = #tessel.sketch<two_level_injective>} {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<128xf32>
+  return %0 : tensor<128xf32>
+}

@@ -1,0 +1,105 @@
+//===- ScheduleTest.cpp - Tests of schedule geometry and verification -----===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/InitAllDialects.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+class ScheduleTest : public ::testing::Test {
+protected:
+  ScheduleTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// Parses a module whose single function holds one linalg op.
+  linalg::LinalgOp parseOp(StringRef source) {
+    module = parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    linalg::LinalgOp found;
+    module->walk([&](linalg::LinalgOp op) { found = op; });
+    return found;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+constexpr StringLiteral kMatmul = R"mlir(
+func.func @mm(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>,
+              %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>)
+                     outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+)mlir";
+
+TEST_F(ScheduleTest, LoopNestOfMatmul) {
+  linalg::LinalgOp op = parseOp(kMatmul);
+  FailureOr<LoopNest> nest = LoopNest::get(op);
+  ASSERT_TRUE(succeeded(nest));
+  EXPECT_EQ(nest->extents, (SmallVector<int64_t>{128, 64, 256}));
+  EXPECT_EQ(nest->isReduction, (SmallVector<bool>{false, false, true}));
+}
+
+TEST_F(ScheduleTest, GeometryOfMultiLevelTiling) {
+  linalg::LinalgOp op = parseOp(kMatmul);
+  LoopNest nest = *LoopNest::get(op);
+  auto sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,
+                                "SSSRRSRS", {0, 1}, true, 0);
+  auto config = ConfigAttr::get(
+      &context, {{4, 2, 8, 2, 1}, {4, 1, 16, 1, 1}, {32, 2, 4}}, 64, {1, 1});
+  EXPECT_EQ(getThreadsPerBlock(sketch, config, nest), 8 * 16);
+  EXPECT_EQ(getNumBlocks(sketch, config, nest), 4 * 4);
+  EXPECT_EQ(getBlockTile(sketch, config, nest),
+            (SmallVector<int64_t>{32, 16, 8}));
+  EXPECT_TRUE(succeeded(
+      verifySchedule(op, sketch, config, [&] { return op->emitError(); })));
+}
+
+TEST_F(ScheduleTest, FootprintOfStridedConvolutionWindow) {
+  // (n, f, oh, ow, c, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)
+  AffineExpr d[7];
+  for (unsigned i = 0; i < 7; ++i)
+    d[i] = getAffineDimExpr(i, &context);
+  AffineMap map = AffineMap::get(
+      7, 0, {d[0], d[4], d[2] * 2 + d[5], d[3] * 2 + d[6]}, &context);
+  // 4x4 outputs with a 3x3 window at stride 2 read (4-1)*2+3 = 9 rows/cols.
+  EXPECT_EQ(getFootprint(map, {1, 8, 4, 4, 2, 3, 3}), 1 * 2 * 9 * 9);
+}
+
+TEST_F(ScheduleTest, RejectsWrongProductWithMessage) {
+  linalg::LinalgOp op = parseOp(kMatmul);
+  auto sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,
+                                "SSSRRSRS", {}, false, 0);
+  auto config = ConfigAttr::get(
+      &context, {{4, 2, 8, 2, 1}, {4, 1, 16, 1, 1}, {16, 2, 4}}, 0, {});
+  std::string message;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  EXPECT_TRUE(failed(
+      verifySchedule(op, sketch, config, [&] { return op->emitError(); })));
+  EXPECT_EQ(message,
+            "tile sizes of loop 2 multiply to 128, not to the loop extent 256");
+}
+
+} // namespace
