@@ -8,6 +8,8 @@
 #include "tessel/InitAllPasses.h"
 
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/Pipelines/Pipelines.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -23,4 +25,8 @@ void tessel::registerAllDialects(DialectRegistry &registry) {
   mlir::registerAllToLLVMIRTranslations(registry);
 }
 
-void tessel::registerAllPasses() { mlir::registerAllPasses(); }
+void tessel::registerAllPasses() {
+  mlir::registerAllPasses();
+  registerTesselPasses();
+  registerTesselPipelines();
+}

@@ -117,10 +117,18 @@ static int64_t getExprExtent(AffineExpr expr, ArrayRef<int64_t> tile) {
   return span + 1;
 }
 
+SmallVector<int64_t> tessel::getFootprintShape(AffineMap map,
+                                               ArrayRef<int64_t> tile) {
+  SmallVector<int64_t> shape;
+  for (AffineExpr expr : map.getResults())
+    shape.push_back(getExprExtent(expr, tile));
+  return shape;
+}
+
 int64_t tessel::getFootprint(AffineMap map, ArrayRef<int64_t> tile) {
   int64_t elements = 1;
-  for (AffineExpr expr : map.getResults())
-    elements *= getExprExtent(expr, tile);
+  for (int64_t extent : getFootprintShape(map, tile))
+    elements *= extent;
   return elements;
 }
 
@@ -148,6 +156,8 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
   if (sketch.getKind() == SketchKind::CrossThreadReduction && !hasReduction)
     return emitError() << "cross_thread_reduction needs an op with a "
                           "reduction loop";
+  if (!llvm::is_contained(nest.isReduction, false))
+    return emitError() << "cannot schedule an op without a parallel loop";
   if (sketch.getKind() == SketchKind::TwoLevelInjective && hasReduction)
     return emitError() << "two_level_injective cannot schedule an op with a "
                           "reduction loop";
@@ -196,7 +206,13 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
                          << " bytes; at most " << kMaxVectorBytes
                          << " are allowed";
     AffineMap map = op.getMatchingIndexingMap(opOperand);
+    SmallVector<int64_t> shape = getFootprintShape(map, blockTile);
     int64_t footprint = getFootprint(map, blockTile);
+    if (!shape.empty() && shape.back() % width != 0)
+      return emitError() << "vector width " << width
+                         << " does not divide the innermost extent "
+                         << shape.back() << " of the shared tile of operand "
+                         << operand;
     int64_t perThread = footprint / threads;
     if (footprint % threads != 0 || perThread % width != 0)
       return emitError() << "vector width " << width

@@ -55,6 +55,10 @@ int64_t getNumBlocks(SketchAttr sketch, ConfigAttr config,
 /// `tile` iterations per loop.
 int64_t getFootprint(AffineMap map, ArrayRef<int64_t> tile);
 
+/// Per result of `map`, the number of distinct values it takes over a tile
+/// of `tile` iterations per loop (the shape of the operand's footprint).
+SmallVector<int64_t> getFootprintShape(AffineMap map, ArrayRef<int64_t> tile);
+
 /// Checks that `sketch` and `config` fit `op`. Reports the first problem
 /// through `emitError` and fails; succeeds silently otherwise.
 LogicalResult verifySchedule(linalg::LinalgOp op, SketchAttr sketch,

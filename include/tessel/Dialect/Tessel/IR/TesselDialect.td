@@ -50,6 +50,9 @@ def Tessel_Dialect : Dialect {
     /// Name of the integer marker that identifies a scheduled op inside a
     /// transform script.
     static constexpr ::llvm::StringLiteral kAnchorAttrName = "tessel.anchor";
+    /// Name of the integer marker of a loop that a transform script fully
+    /// unrolls; its value is the loop's trip count.
+    static constexpr ::llvm::StringLiteral kUnrollAttrName = "tessel.unroll";
 
   private:
     void registerAttributes();

@@ -83,7 +83,7 @@ def TesselMaterialize : Pass<"tessel-materialize", "ModuleOp"> {
   ];
 }
 
-def TesselStripAssertions : Pass<"tessel-strip-host-checks", "ModuleOp"> {
+def TesselStripHostChecks : Pass<"tessel-strip-host-checks", "ModuleOp"> {
   let summary = "Remove frontend runtime checks and unused globals";
   let description = [{
     torch-mlir emits `cf.assert` for shape checks that are statically true
@@ -92,6 +92,45 @@ def TesselStripAssertions : Pass<"tessel-strip-host-checks", "ModuleOp"> {
     condition folds to true, and fails with a diagnostic on one that folds to
     false. Unused `ml_program.global`s are erased.
   }];
+}
+
+def TesselStripGpuMemorySpaces
+    : Pass<"tessel-strip-gpu-memory-spaces", "ModuleOp"> {
+  let summary = "Drop GPU address spaces from memref types (CPU emulation)";
+  let description = [{
+    Rewrites every memref type in `#gpu.address_space<workgroup>` or
+    `#gpu.address_space<private>` to the default memory space, so that a
+    schedule materialized with `--tessel-materialize=stop-before-gpu-mapping`
+    (block and thread loops still `scf.forall`) runs on the CPU. Only used to
+    check schedules against the unscheduled op.
+  }];
+}
+
+def TesselCompilePtx : Pass<"tessel-compile-ptx", "ModuleOp"> {
+  let summary = "Assemble PTX objects of gpu.binary ops into cubins with ptxas";
+  let description = [{
+    Every `gpu.object` holding PTX (`format = assembly`, as produced by
+    `gpu-module-to-binary` with `format=isa`) is assembled by `ptxas -v` into
+    a cubin (`format = bin`) or, with `format=fatbin`, a fatbinary holding
+    the cubin and the PTX. What ptxas reports for each kernel (registers,
+    spill stores and loads in bytes, static shared memory in bytes) is
+    recorded in the object's properties as `tessel.kernels`, and, with
+    `resources-file`, written as JSON.
+
+    Fails with a diagnostic naming the toolkit path when ptxas is missing.
+  }];
+  let options = [
+    Option<"format", "format", "std::string", /*default=*/"\"bin\"",
+           "Output format: bin or fatbin">,
+    Option<"cudaPath", "cuda-path", "std::string",
+           /*default=*/"TESSEL_DEFAULT_CUDA_PATH",
+           "CUDA toolkit root holding bin/ptxas">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
+           "ptxas optimization level">,
+    Option<"resourcesFile", "resources-file", "std::string",
+           /*default=*/"\"\"",
+           "Write the per-kernel resource table as JSON to this file">,
+  ];
 }
 
 #endif // TESSEL_DIALECT_TESSEL_TRANSFORMS_PASSES_TD

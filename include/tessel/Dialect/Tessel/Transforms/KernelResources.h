@@ -1,0 +1,44 @@
+//===- KernelResources.h - What ptxas reports about a kernel ----*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_TRANSFORMS_KERNELRESOURCES_H
+#define TESSEL_DIALECT_TESSEL_TRANSFORMS_KERNELRESOURCES_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace tessel {
+
+/// The resources of one compiled kernel, as reported by `ptxas -v`.
+struct KernelResources {
+  std::string name;
+  int64_t registers = 0;
+  int64_t spillStoreBytes = 0;
+  int64_t spillLoadBytes = 0;
+  int64_t sharedMemoryBytes = 0;
+  int64_t stackBytes = 0;
+
+  /// `{registers = N, spill_stores = N, ...}` for gpu.object properties.
+  DictionaryAttr toAttribute(MLIRContext *ctx) const;
+  /// The same facts as a JSON object (with `kernel` for the name).
+  llvm::json::Object toJSON() const;
+  /// Reads the facts back from `toAttribute`'s dictionary.
+  static KernelResources fromAttribute(StringRef name, DictionaryAttr dict);
+};
+
+/// Parses the `ptxas -v` log: one entry per compiled entry function, in the
+/// order ptxas reports them.
+std::vector<KernelResources> parsePtxasLog(llvm::StringRef log);
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_DIALECT_TESSEL_TRANSFORMS_KERNELRESOURCES_H

@@ -1,0 +1,76 @@
+//===- ScheduleScript.h - Schedules as upstream transform scripts -*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A Tessel schedule (sketch + config) is applied by a transform-dialect
+// script made of upstream ops only. This header builds that script; the
+// materialization pass interprets it and the emission pass writes it out.
+// See docs/Materialization.md for the steps of the script.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_TRANSFORMS_SCHEDULESCRIPT_H
+#define TESSEL_DIALECT_TESSEL_TRANSFORMS_SCHEDULESCRIPT_H
+
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace tessel {
+
+/// One op whose schedule the script applies.
+struct ScheduledOp {
+  /// Value of the `tessel.anchor` marker of the op.
+  int64_t anchor = 0;
+  /// Markers of the fused elementwise consumers, in chain order.
+  SmallVector<int64_t> consumerAnchors;
+  /// Marker of the linalg op producing the op's init, when it is fused.
+  std::optional<int64_t> initAnchor;
+  SketchAttr sketch;
+  ConfigAttr config;
+  LoopNest nest;
+  /// For every fused consumer, the op loop that each consumer loop runs.
+  SmallVector<SmallVector<unsigned>> consumerLoops;
+  /// For the fused init producer, the op loop of each of its loops.
+  SmallVector<unsigned> initLoops;
+  /// Per shared operand, the block-level footprint of each of its dims.
+  SmallVector<SmallVector<int64_t>> sharedFootprints;
+  /// Whether the op can be vectorized (projected-permutation maps), which
+  /// register accumulation relies on.
+  bool vectorizable = false;
+};
+
+/// Options of the generated script.
+struct ScheduleScriptOptions {
+  /// Stop after bufferization, promotion and vectorization, before mapping
+  /// loops to blocks and threads (the IR then runs on the CPU).
+  bool stopBeforeGpuMapping = false;
+};
+
+/// The chain of single-use elementwise consumers that `op`'s sketch fuses.
+/// Empty when the sketch fuses none or `op` has no sketch.
+SmallVector<Operation *> getFusedConsumers(linalg::LinalgOp op);
+
+/// Replaces the schedule attributes of every annotated op in `module` by
+/// `tessel.anchor` markers and describes each op. Reports a diagnostic and
+/// fails when a schedule cannot be applied.
+FailureOr<std::vector<ScheduledOp>> prepareScheduledOps(ModuleOp module);
+
+/// The text of a `module attributes {transform.with_named_sequence}` holding
+/// `@__transform_main`, which applies the schedules of `ops`.
+std::string buildScheduleScript(ArrayRef<ScheduledOp> ops,
+                                const ScheduleScriptOptions &options);
+
+/// Name of the entry point of the script.
+constexpr llvm::StringLiteral kScheduleEntryPoint = "__transform_main";
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_DIALECT_TESSEL_TRANSFORMS_SCHEDULESCRIPT_H

@@ -1,0 +1,62 @@
+//===- Pipelines.h - Tessel pass pipelines ----------------------*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_PIPELINES_PIPELINES_H
+#define TESSEL_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace tessel {
+
+/// Options of the `tessel-to-cuda` pipeline.
+struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target SM architecture, sm_70 or newer"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features; by default the PTX ISA version the chip "
+                     "needs (e.g. +ptx80 for sm_90)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("isa (PTX), bin (cubin, needs ptxas) or fatbin"),
+      llvm::cl::init("bin")};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level", llvm::cl::desc("LLVM and ptxas optimization level"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> cudaPath{
+      *this, "cuda-path", llvm::cl::desc("CUDA toolkit root (for ptxas)"),
+      llvm::cl::init(TESSEL_DEFAULT_CUDA_PATH)};
+  PassOptions::Option<std::string> resourcesFile{
+      *this, "resources-file",
+      llvm::cl::desc("Write per-kernel registers, spills and shared memory "
+                     "as JSON to this file"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> defaultConfigs{
+      *this, "default-configs",
+      llvm::cl::desc("Give unscheduled ops a default schedule"),
+      llvm::cl::init(true)};
+};
+
+/// The PTX ISA feature string (`+ptxNN`) a chip `sm_XY` needs, or failure
+/// for a chip older than sm_70 or not of that form.
+FailureOr<std::string> getDefaultPtxFeatures(StringRef chip);
+
+/// Adds the passes that take a module of linalg ops (on tensors or buffers)
+/// to a module whose kernels are `gpu.binary` ops.
+LogicalResult buildTesselToCudaPipeline(OpPassManager &pm,
+                                        const TesselToCudaOptions &options);
+
+/// Registers `--tessel-to-cuda`.
+void registerTesselPipelines();
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_PIPELINES_PIPELINES_H

@@ -1,0 +1,185 @@
+//===- DefaultSchedules.cpp - Heuristic schedules for any op --------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+/// Threads per block the heuristics aim for.
+static constexpr int64_t kTargetThreads = 256;
+/// Most threads along the innermost space loop (keeps blocks square-ish).
+static constexpr int64_t kInnerThreadCap = 16;
+/// Most register-tile iterations per space loop and thread.
+static constexpr int64_t kRegisterTileCap = 4;
+/// Most iterations of the first reduction loop staged at once.
+static constexpr int64_t kStageCap = 8;
+/// Shared memory a default schedule may use (the CUDA static default).
+static constexpr int64_t kSharedBudgetBytes = 48 * 1024;
+
+/// Largest divisor of `n` that is at most `cap`.
+static int64_t largestDivisorAtMost(int64_t n, int64_t cap) {
+  for (int64_t d = std::min(n, cap); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+bool tessel::hasOperandReuse(linalg::LinalgOp op) {
+  return op.getNumReductionLoops() > 0 && op.getNumDpsInputs() >= 2;
+}
+
+/// Spreads up to `kTargetThreads` threads over the space loops, innermost
+/// loop first. Returns the thread factor of every loop (1 for reductions).
+static SmallVector<int64_t> distributeThreads(const LoopNest &nest) {
+  SmallVector<int64_t> threads(nest.size(), 1);
+  int64_t budget = kTargetThreads;
+  bool innermost = true;
+  for (int64_t loop = nest.size() - 1; loop >= 0 && budget > 1; --loop) {
+    if (nest.isReduction[loop])
+      continue;
+    int64_t cap = innermost ? std::min(budget, kInnerThreadCap) : budget;
+    threads[loop] = largestDivisorAtMost(nest.extents[loop], cap);
+    budget /= threads[loop];
+    if (nest.extents[loop] > 1)
+      innermost = false;
+  }
+  return threads;
+}
+
+static bool fits(linalg::LinalgOp op, SketchAttr sketch, ConfigAttr config) {
+  // Probe without reporting: the caller tries several candidates.
+  ScopedDiagnosticHandler silence(op->getContext(),
+                                  [](Diagnostic &) { return success(); });
+  return succeeded(
+      verifySchedule(op, sketch, config, [&] { return op->emitError(); }));
+}
+
+static int64_t sharedBytes(linalg::LinalgOp op, SketchAttr sketch,
+                           ConfigAttr config, const LoopNest &nest) {
+  SmallVector<int64_t> tile = getBlockTile(sketch, config, nest);
+  int64_t bytes = 0;
+  for (int64_t operand : sketch.getShared()) {
+    OpOperand *opOperand = op.getDpsInputOperand(operand);
+    int64_t width =
+        getElementTypeOrSelf(opOperand->get().getType()).getIntOrFloatBitWidth();
+    bytes += getFootprint(op.getMatchingIndexingMap(opOperand), tile) *
+             std::max<int64_t>(width / 8, 1);
+  }
+  return bytes;
+}
+
+static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
+                                                 const LoopNest &nest) {
+  MLIRContext *ctx = op->getContext();
+  bool reuse = hasOperandReuse(op);
+  SmallVector<int64_t> threads = distributeThreads(nest);
+  SmallVector<SmallVector<int64_t>> tiles;
+  int64_t registerLoops = 0;
+  bool firstReduction = true;
+  // Walk loops innermost first so the register tile lands on the loops
+  // whose threads are contiguous in memory.
+  tiles.resize(nest.size());
+  for (int64_t loop = nest.size() - 1; loop >= 0; --loop) {
+    int64_t extent = nest.extents[loop];
+    if (nest.isReduction[loop])
+      continue;
+    int64_t rest = extent / threads[loop];
+    int64_t inner = 1;
+    if (reuse && registerLoops < 2 && rest > 1) {
+      inner = largestDivisorAtMost(rest, kRegisterTileCap);
+      ++registerLoops;
+    }
+    tiles[loop] = {rest / inner, 1, threads[loop], inner, 1};
+  }
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    if (!nest.isReduction[loop])
+      continue;
+    int64_t extent = nest.extents[loop];
+    int64_t stage = extent;
+    if (firstReduction)
+      stage = reuse ? largestDivisorAtMost(extent, kStageCap) : 1;
+    else if (!reuse)
+      stage = 1;
+    firstReduction = false;
+    tiles[loop] = {extent / stage, stage, 1};
+  }
+
+  SmallVector<int64_t> shared;
+  if (reuse)
+    for (int64_t i = 0, e = op.getNumDpsInputs(); i < e; ++i)
+      if (isa<ShapedType>(op.getDpsInputOperand(i)->get().getType()))
+        shared.push_back(i);
+
+  auto sketchFor = [&](ArrayRef<int64_t> sharedOperands) {
+    return SketchAttr::get(ctx, SketchKind::MultiLevelTiling,
+                           SketchAttr::getDefaultStructure(
+                               SketchKind::MultiLevelTiling),
+                           sharedOperands, /*registerAccumulator=*/reuse,
+                           /*fusedConsumers=*/0);
+  };
+  SketchAttr sketch = sketchFor(shared);
+  if (!shared.empty()) {
+    auto probe = ConfigAttr::get(ctx, tiles, 16, {});
+    if (sharedBytes(op, sketch, probe, nest) > kSharedBudgetBytes) {
+      shared.clear();
+      sketch = sketchFor(shared);
+    }
+  }
+  // Widest cooperative loads that fit each shared operand.
+  SmallVector<int64_t> vector(shared.size(), 1);
+  for (unsigned i = 0; i < shared.size(); ++i) {
+    for (int64_t width : {4, 2, 1}) {
+      vector[i] = width;
+      if (fits(op, sketch, ConfigAttr::get(ctx, tiles, 16, vector)))
+        break;
+    }
+  }
+  auto config = ConfigAttr::get(ctx, tiles, 16, vector);
+  if (!fits(op, sketch, config)) {
+    // Staging would need a per-thread load that is not a whole number of
+    // elements: fall back to reading operands straight from global memory.
+    sketch = sketchFor({});
+    config = ConfigAttr::get(ctx, tiles, 16, {});
+  }
+  if (!fits(op, sketch, config))
+    return failure();
+  return Schedule{sketch, config};
+}
+
+static FailureOr<Schedule> getInjectiveSchedule(linalg::LinalgOp op,
+                                                const LoopNest &nest) {
+  MLIRContext *ctx = op->getContext();
+  SmallVector<int64_t> threads(nest.size(), 1);
+  int64_t budget = kTargetThreads;
+  for (int64_t loop = nest.size() - 1; loop >= 0 && budget > 1; --loop) {
+    threads[loop] = largestDivisorAtMost(nest.extents[loop], budget);
+    budget /= threads[loop];
+  }
+  SmallVector<SmallVector<int64_t>> tiles;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    tiles.push_back({nest.extents[loop] / threads[loop], threads[loop]});
+  auto sketch = SketchAttr::get(
+      ctx, SketchKind::TwoLevelInjective,
+      SketchAttr::getDefaultStructure(SketchKind::TwoLevelInjective), {},
+      false, 0);
+  auto config = ConfigAttr::get(ctx, tiles, 0, {});
+  if (!fits(op, sketch, config))
+    return failure();
+  return Schedule{sketch, config};
+}
+
+FailureOr<Schedule> tessel::getDefaultSchedule(linalg::LinalgOp op) {
+  FailureOr<LoopNest> nest = LoopNest::get(op);
+  if (failed(nest))
+    return failure();
+  if (op.getNumReductionLoops() == 0)
+    return getInjectiveSchedule(op, *nest);
+  return getMultiLevelSchedule(op, *nest);
+}

@@ -1,0 +1,85 @@
+//===- KernelResources.cpp - What ptxas reports about a kernel ------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/Transforms/KernelResources.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+DictionaryAttr KernelResources::toAttribute(MLIRContext *ctx) const {
+  Builder b(ctx);
+  return b.getDictionaryAttr({
+      b.getNamedAttr("registers", b.getI64IntegerAttr(registers)),
+      b.getNamedAttr("shared_memory_bytes",
+                     b.getI64IntegerAttr(sharedMemoryBytes)),
+      b.getNamedAttr("spill_load_bytes", b.getI64IntegerAttr(spillLoadBytes)),
+      b.getNamedAttr("spill_store_bytes",
+                     b.getI64IntegerAttr(spillStoreBytes)),
+      b.getNamedAttr("stack_bytes", b.getI64IntegerAttr(stackBytes)),
+  });
+}
+
+llvm::json::Object KernelResources::toJSON() const {
+  return llvm::json::Object{{"kernel", name},
+                            {"registers", registers},
+                            {"shared_memory_bytes", sharedMemoryBytes},
+                            {"spill_store_bytes", spillStoreBytes},
+                            {"spill_load_bytes", spillLoadBytes},
+                            {"stack_bytes", stackBytes}};
+}
+
+KernelResources KernelResources::fromAttribute(StringRef name,
+                                               DictionaryAttr dict) {
+  auto get = [&](StringRef key) -> int64_t {
+    if (auto attr = dict.getAs<IntegerAttr>(key))
+      return attr.getInt();
+    return 0;
+  };
+  KernelResources r;
+  r.name = name.str();
+  r.registers = get("registers");
+  r.sharedMemoryBytes = get("shared_memory_bytes");
+  r.spillLoadBytes = get("spill_load_bytes");
+  r.spillStoreBytes = get("spill_store_bytes");
+  r.stackBytes = get("stack_bytes");
+  return r;
+}
+
+std::vector<KernelResources> tessel::parsePtxasLog(StringRef log) {
+  std::vector<KernelResources> kernels;
+  llvm::Regex entry("Compiling entry function '([^']+)'");
+  llvm::Regex frame("([0-9]+) bytes stack frame, ([0-9]+) bytes spill "
+                    "stores, ([0-9]+) bytes spill loads");
+  llvm::Regex regs("Used ([0-9]+) registers");
+  llvm::Regex smem("([0-9]+) bytes smem");
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  SmallVector<StringRef> m;
+  for (StringRef line : lines) {
+    if (entry.match(line, &m)) {
+      kernels.push_back(KernelResources{});
+      kernels.back().name = m[1].str();
+      continue;
+    }
+    if (kernels.empty())
+      continue;
+    KernelResources &k = kernels.back();
+    if (frame.match(line, &m)) {
+      llvm::to_integer(m[1], k.stackBytes);
+      llvm::to_integer(m[2], k.spillStoreBytes);
+      llvm::to_integer(m[3], k.spillLoadBytes);
+    }
+    if (regs.match(line, &m))
+      llvm::to_integer(m[1], k.registers);
+    if (smem.match(line, &m))
+      llvm::to_integer(m[1], k.sharedMemoryBytes);
+  }
+  return kernels;
+}

@@ -1,0 +1,810 @@
+//===- ScheduleScript.cpp - Schedules as upstream transform scripts -------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The script is generated as text: it is what users read when they ask for
+// the schedule (`--tessel-emit-transform-script`), and what the
+// materialization pass parses and interprets. Every number that comes from a
+// config is a `transform.tune.knob` with `selected`; numbers derived from
+// several knobs (trip counts, thread counts) are literals.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+//===----------------------------------------------------------------------===//
+// Fused consumers
+//===----------------------------------------------------------------------===//
+
+/// The indexing map through which `user` reads `value`, when `user` is an
+/// all-parallel linalg op that uses `value` once through a permutation map.
+static std::optional<AffineMap> getElementwiseUseMap(linalg::LinalgOp user,
+                                                     Value value) {
+  if (!user || user.getNumReductionLoops() != 0 || user->getNumResults() != 1)
+    return std::nullopt;
+  std::optional<AffineMap> found;
+  for (OpOperand &operand : user->getOpOperands()) {
+    if (operand.get() != value)
+      continue;
+    if (found)
+      return std::nullopt;
+    AffineMap map = user.getMatchingIndexingMap(&operand);
+    if (!map.isPermutation())
+      return std::nullopt;
+    found = map;
+  }
+  return found;
+}
+
+SmallVector<Operation *> tessel::getFusedConsumers(linalg::LinalgOp op) {
+  SmallVector<Operation *> chain;
+  auto sketch = op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName);
+  if (!sketch || op->getNumResults() != 1)
+    return chain;
+  Operation *current = op;
+  for (int64_t i = 0; i < sketch.getFusedConsumers(); ++i) {
+    Value result = current->getResult(0);
+    if (!result.hasOneUse())
+      break;
+    auto user = dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
+    if (!getElementwiseUseMap(user, result))
+      break;
+    chain.push_back(user);
+    current = user;
+  }
+  return chain;
+}
+
+//===----------------------------------------------------------------------===//
+// Preparation
+//===----------------------------------------------------------------------===//
+
+/// For the loops of `user`, which reads `value` through `useMap`, the loop of
+/// the producer that each runs, given `producerLoopOfDim[d]` = producer loop
+/// of dim d of `value`.
+static SmallVector<unsigned> mapLoops(AffineMap useMap,
+                                      ArrayRef<unsigned> producerLoopOfDim) {
+  SmallVector<unsigned> loops(useMap.getNumDims());
+  for (auto [dim, expr] : llvm::enumerate(useMap.getResults()))
+    loops[cast<AffineDimExpr>(expr).getPosition()] = producerLoopOfDim[dim];
+  return loops;
+}
+
+FailureOr<std::vector<ScheduledOp>>
+tessel::prepareScheduledOps(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<linalg::LinalgOp> annotated;
+  module.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(TesselDialect::kSketchAttrName))
+      annotated.push_back(op);
+  });
+
+  std::vector<ScheduledOp> scheduled;
+  int64_t nextAnchor = 0;
+  auto mark = [&](Operation *op) {
+    op->setAttr(TesselDialect::kAnchorAttrName,
+                IntegerAttr::get(IntegerType::get(ctx, 64), nextAnchor));
+    return nextAnchor++;
+  };
+  for (linalg::LinalgOp op : annotated) {
+    ScheduledOp entry;
+    entry.sketch = op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName);
+    entry.config = op->getAttrOfType<ConfigAttr>(TesselDialect::kConfigAttrName);
+    if (!entry.config)
+      return op->emitError()
+             << "op has a sketch but no config; run --tessel-default-config "
+                "or tune it";
+    if (failed(verifySchedule(op, entry.sketch, entry.config,
+                              [&] { return op->emitError(); })))
+      return failure();
+    if (entry.sketch.getKind() == SketchKind::CrossThreadReduction)
+      return op->emitError() << "cross_thread_reduction sketches cannot be "
+                                "materialized yet; use multi_level_tiling";
+    entry.nest = *LoopNest::get(op);
+    entry.vectorizable =
+        llvm::all_of(op.getIndexingMapsArray(),
+                     [](AffineMap map) { return map.isProjectedPermutation(); });
+
+    // Fused consumers and the producer of the init, which then lives in
+    // shared memory.
+    SmallVector<Operation *> consumers = getFusedConsumers(op);
+    if (static_cast<int64_t>(consumers.size()) !=
+        entry.sketch.getFusedConsumers())
+      return op->emitError()
+             << "sketch fuses " << entry.sketch.getFusedConsumers()
+             << " elementwise consumers but only " << consumers.size()
+             << " single-use elementwise consumers follow the op";
+    if (!consumers.empty()) {
+      OpOperand *init = op.getDpsInitOperand(0);
+      auto producer = init->get().getDefiningOp<linalg::LinalgOp>();
+      if (!producer || !init->get().hasOneUse() ||
+          producer.getNumReductionLoops() != 0 ||
+          !producer.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
+        return op->emitError()
+               << "fusing consumers needs the op's init to be computed by a "
+                  "single-use elementwise op (such as linalg.fill) into "
+                  "tensor.empty";
+      AffineMap outMap = op.getMatchingIndexingMap(init);
+      SmallVector<unsigned> loopOfDim;
+      for (AffineExpr expr : outMap.getResults())
+        loopOfDim.push_back(cast<AffineDimExpr>(expr).getPosition());
+      AffineMap producerOut =
+          producer.getMatchingIndexingMap(producer.getDpsInitOperand(0));
+      if (!producerOut.isPermutation())
+        return op->emitError() << "the producer of the op's init must write "
+                                  "through a permutation map";
+      entry.initLoops = mapLoops(producerOut, loopOfDim);
+      Value value = op->getResult(0);
+      SmallVector<unsigned> valueLoops = loopOfDim;
+      for (Operation *consumer : consumers) {
+        auto user = cast<linalg::LinalgOp>(consumer);
+        SmallVector<unsigned> loops =
+            mapLoops(*getElementwiseUseMap(user, value), valueLoops);
+        entry.consumerLoops.push_back(loops);
+        AffineMap userOut =
+            user.getMatchingIndexingMap(user.getDpsInitOperand(0));
+        valueLoops.clear();
+        for (AffineExpr expr : userOut.getResults())
+          valueLoops.push_back(loops[cast<AffineDimExpr>(expr).getPosition()]);
+        value = consumer->getResult(0);
+      }
+      entry.initAnchor = mark(producer);
+      for (Operation *consumer : consumers)
+        entry.consumerAnchors.push_back(mark(consumer));
+    }
+
+    SmallVector<int64_t> blockTile =
+        getBlockTile(entry.sketch, entry.config, entry.nest);
+    for (int64_t operand : entry.sketch.getShared())
+      entry.sharedFootprints.push_back(getFootprintShape(
+          op.getMatchingIndexingMap(op.getDpsInputOperand(operand)),
+          blockTile));
+
+    entry.anchor = mark(op);
+    op->removeAttr(TesselDialect::kSketchAttrName);
+    op->removeAttr(TesselDialect::kConfigAttrName);
+    scheduled.push_back(std::move(entry));
+  }
+  return scheduled;
+}
+
+//===----------------------------------------------------------------------===//
+// Script generation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+static int64_t product(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    p *= v;
+  return p;
+}
+
+static SmallVector<int64_t> divisors(int64_t n) {
+  SmallVector<int64_t> result;
+  for (int64_t d = 1; d <= n; ++d)
+    if (n % d == 0)
+      result.push_back(d);
+  return result;
+}
+
+static std::string joinInts(ArrayRef<int64_t> values) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  return s;
+}
+
+/// A tile-size list whose entries are knob params or literal zeros.
+struct SizeList {
+  SmallVector<std::string> entries;
+  unsigned numParams = 0;
+
+  bool allZero() const {
+    return llvm::all_of(entries, [](const std::string &e) { return e == "0"; });
+  }
+  unsigned numNonZero() const {
+    return llvm::count_if(entries,
+                          [](const std::string &e) { return e != "0"; });
+  }
+  std::string str() const {
+    return "[" + llvm::join(entries, ", ") + "]";
+  }
+  /// The operand types of a tiling op taking `target` and these sizes.
+  std::string types() const {
+    std::string s = "!transform.any_op";
+    for (unsigned i = 0; i < numParams; ++i)
+      s += ", !transform.param<i64>";
+    return s;
+  }
+};
+
+/// Writes the script of a set of scheduled ops.
+class ScriptWriter {
+public:
+  ScriptWriter(ArrayRef<ScheduledOp> ops, const ScheduleScriptOptions &options)
+      : ops(ops), options(options), os(text) {}
+
+  std::string write();
+
+private:
+  // Level trip counts of loop `l` of op `op`.
+  ArrayRef<int64_t> levels(const ScheduledOp &op, unsigned l) const {
+    return op.config.getLoopTiles(l);
+  }
+  bool isMultiLevel(const ScheduledOp &op) const {
+    return op.sketch.getKind() == SketchKind::MultiLevelTiling;
+  }
+
+  std::string fresh(StringRef prefix) {
+    return ("%" + prefix + std::to_string(counter++)).str();
+  }
+  void line(const Twine &t) { os << "    " << t << "\n"; }
+
+  /// Emits a knob and returns its SSA name; knobs are cached by name.
+  std::string knob(const ScheduledOp &op, StringRef name, int64_t value,
+                   ArrayRef<int64_t> options);
+  /// Tile size of loop `l` covering the levels from `firstLevel` inward.
+  int64_t innerTile(const ScheduledOp &op, unsigned l,
+                    unsigned firstLevel) const {
+    return product(levels(op, l).drop_front(firstLevel));
+  }
+  std::string tileKnob(const ScheduledOp &op, unsigned l, unsigned firstLevel,
+                       StringRef levelName) {
+    return knob(op, llvm::formatv("d{0}.{1}", l, levelName).str(),
+                innerTile(op, l, firstLevel), divisors(op.nest.extents[l]));
+  }
+
+  /// Sizes for a op whose loop `j` runs op loop `loopMap[j]`, with entry
+  /// `size(l)` (empty = 0) for op loop l.
+  SizeList sizesFor(ArrayRef<unsigned> loopMap,
+                    function_ref<std::string(unsigned)> size) {
+    SizeList list;
+    for (unsigned l : loopMap) {
+      std::string e = size(l);
+      if (e.empty()) {
+        list.entries.push_back("0");
+      } else {
+        list.entries.push_back(e);
+        ++list.numParams;
+      }
+    }
+    return list;
+  }
+
+  std::string linearMapping(StringRef kind, unsigned count) {
+    SmallVector<std::string> dims;
+    for (unsigned i = 0; i < count; ++i)
+      dims.push_back(
+          llvm::formatv("#gpu.{0}<linear_dim_{1}>", kind, count - 1 - i));
+    return "[" + llvm::join(dims, ", ") + "]";
+  }
+
+  std::string tileForall(StringRef target, const SizeList &sizes,
+                         StringRef kind, std::string &forall);
+  std::string tileFor(StringRef target, const SizeList &sizes,
+                      SmallVectorImpl<std::string> &loops);
+  void annotateUnroll(ArrayRef<std::string> loops,
+                      ArrayRef<int64_t> tripCounts);
+  std::string match(StringRef root, int64_t anchor) {
+    std::string h = fresh("op");
+    line(llvm::formatv("{0} = transform.structured.match attributes "
+                       "{{tessel.anchor = {1} : i64} in {2} : "
+                       "(!transform.any_op) -> !transform.any_op",
+                       h, anchor, root));
+    return h;
+  }
+
+  // Identity loop maps.
+  SmallVector<unsigned> identity(const ScheduledOp &op) const {
+    return llvm::to_vector(llvm::seq<unsigned>(0, op.nest.size()));
+  }
+
+  void writeKnobs(const ScheduledOp &op);
+  void writeBlockTiling(const ScheduledOp &op, unsigned index);
+  void writeThreadTiling(const ScheduledOp &op, unsigned index);
+  void writeCooperativeCopies(const ScheduledOp &op, StringRef scope);
+  /// Tiles `target` (running op loops `loopMap`) into the virtual-thread
+  /// loops and the thread forall of `op`; returns the thread-level op.
+  std::string writeThreadLevel(const ScheduledOp &op, StringRef target,
+                               ArrayRef<unsigned> loopMap);
+  void writeGpuMapping();
+  void writeRegisterLevelCleanup();
+
+  int64_t threadsOf(const ScheduledOp &op) const {
+    return getThreadsPerBlock(op.sketch, op.config, op.nest);
+  }
+  int64_t blocksOf(const ScheduledOp &op) const {
+    return getNumBlocks(op.sketch, op.config, op.nest);
+  }
+  /// Block count of space loop l (1 for reductions).
+  int64_t blockCount(const ScheduledOp &op, unsigned l) const {
+    return op.nest.isReduction[l] ? 1 : levels(op, l).front();
+  }
+
+  ArrayRef<ScheduledOp> ops;
+  ScheduleScriptOptions options;
+  std::string text;
+  llvm::raw_string_ostream os;
+  unsigned counter = 0;
+  /// Knob SSA names by qualified name.
+  llvm::StringMap<std::string> knobs;
+  /// Per op: the handle of its block-level forall after bufferization.
+  SmallVector<std::string> blockForalls;
+  /// Distinct trip counts of loops marked for full unrolling.
+  llvm::SmallSetVector<int64_t, 4> unrollCounts;
+};
+
+} // namespace
+
+std::string ScriptWriter::knob(const ScheduledOp &op, StringRef name,
+                               int64_t value, ArrayRef<int64_t> domain) {
+  std::string qualified = llvm::formatv("op{0}.{1}", op.anchor, name).str();
+  auto it = knobs.find(qualified);
+  if (it != knobs.end())
+    return it->second;
+  std::string h = fresh("knob");
+  line(llvm::formatv("{0} = transform.tune.knob<\"{1}\"> = {2} from options "
+                     "= [{3}] -> !transform.param<i64>",
+                     h, qualified, value, joinInts(domain)));
+  knobs[qualified] = h;
+  return h;
+}
+
+std::string ScriptWriter::tileForall(StringRef target, const SizeList &sizes,
+                                     StringRef kind, std::string &forall) {
+  std::string tiled = fresh("tiled"), loop = fresh("forall");
+  line(llvm::formatv(
+      "{0}, {1} = transform.structured.tile_using_forall {2} tile_sizes {3} "
+      "(mapping = {4}) : ({5}) -> (!transform.any_op, !transform.any_op)",
+      tiled, loop, target, sizes.str(),
+      linearMapping(kind, sizes.numNonZero()), sizes.types()));
+  forall = loop;
+  return tiled;
+}
+
+std::string ScriptWriter::tileFor(StringRef target, const SizeList &sizes,
+                                  SmallVectorImpl<std::string> &loops) {
+  std::string tiled = fresh("tiled");
+  std::string results = tiled;
+  std::string resultTypes = "!transform.any_op";
+  for (unsigned i = 0, e = sizes.numNonZero(); i < e; ++i) {
+    loops.push_back(fresh("loop"));
+    results += ", " + loops.back();
+    resultTypes += ", !transform.any_op";
+  }
+  line(llvm::formatv("{0} = transform.structured.tile_using_for {1} "
+                     "tile_sizes {2} : ({3}) -> ({4})",
+                     results, target, sizes.str(), sizes.types(),
+                     resultTypes));
+  return tiled;
+}
+
+void ScriptWriter::annotateUnroll(ArrayRef<std::string> loops,
+                                  ArrayRef<int64_t> tripCounts) {
+  for (auto [loop, trips] : llvm::zip(loops, tripCounts)) {
+    if (trips <= 1)
+      continue;
+    std::string p = fresh("trips");
+    line(llvm::formatv("{0} = transform.param.constant {1} : i64 -> "
+                       "!transform.param<i64>",
+                       p, trips));
+    line(llvm::formatv("transform.annotate {0} \"tessel.unroll\" = {1} : "
+                       "!transform.any_op, !transform.param<i64>",
+                       loop, p));
+    unrollCounts.insert(trips);
+  }
+}
+
+void ScriptWriter::writeKnobs(const ScheduledOp &op) {
+  line(llvm::formatv("// op {0}: {1} \"{2}\", {3} threads per block, {4} "
+                     "blocks",
+                     op.anchor, stringifySketchKind(op.sketch.getKind()),
+                     op.sketch.getStructure(), threadsOf(op), blocksOf(op)));
+  knob(op, "unroll", op.config.getUnroll(), {0, 16, 64, 512, 1024});
+}
+
+void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
+  // Space loops with more than one block get a block tile; the others
+  // stay whole (tile size 0) so no trip-count-1 dims reach the mapping.
+  auto blockSize = [&](unsigned l) -> std::string {
+    if (op.nest.isReduction[l] || blockCount(op, l) == 1)
+      return "";
+    return tileKnob(op, l, 1, "block_tile");
+  };
+  bool singleBlock = blocksOf(op) == 1;
+  // A single-block op still needs one forall to become a kernel: tile its
+  // first space loop by its full extent.
+  unsigned firstSpace =
+      llvm::find(op.nest.isReduction, false) - op.nest.isReduction.begin();
+  auto sizeOrForced = [&](unsigned l) -> std::string {
+    if (singleBlock && l == firstSpace)
+      return tileKnob(op, l, 1, "block_tile");
+    return blockSize(l);
+  };
+  std::string anchor = match("%root", op.anchor);
+  std::string forall;
+  if (op.consumerAnchors.empty()) {
+    tileForall(anchor, sizesFor(identity(op), sizeOrForced), "block", forall);
+    return;
+  }
+  SmallVector<std::string> consumers;
+  for (int64_t c : op.consumerAnchors)
+    consumers.push_back(match("%root", c));
+  tileForall(consumers.back(), sizesFor(op.consumerLoops.back(), sizeOrForced),
+             "block", forall);
+  SmallVector<std::string> producers(consumers.begin(),
+                                     std::prev(consumers.end()));
+  std::reverse(producers.begin(), producers.end());
+  producers.push_back(anchor);
+  producers.push_back(match("%root", *op.initAnchor));
+  for (const std::string &producer : producers) {
+    std::string fused = fresh("fused"), next = fresh("forall");
+    line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_containing_op "
+                       "{2} into {3} : (!transform.any_op, !transform.any_op) "
+                       "-> (!transform.any_op, !transform.any_op)",
+                       fused, next, producer, forall));
+    forall = next;
+    if (&producer == &producers.back()) {
+      // The fused init is the block's accumulator: it lives in shared
+      // memory, so the consumers read it on chip.
+      std::string buffer = fresh("buffer"), newOp = fresh("alloc");
+      line(llvm::formatv(
+          "{0}, {1} = transform.structured.bufferize_to_allocation {2} "
+          "{{memory_space = #gpu.address_space<workgroup>, alloc_op = "
+          "\"memref.alloca\", bufferize_destination_only} : !transform.any_op",
+          buffer, newOp, fused));
+    }
+  }
+  (void)index;
+}
+
+std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
+                                           StringRef target,
+                                           ArrayRef<unsigned> loopMap) {
+  std::string current = target.str();
+  // Virtual threads: strided tiles of one thread, as loops around the
+  // thread forall.
+  if (isMultiLevel(op)) {
+    SmallVector<int64_t> trips;
+    SizeList sizes = sizesFor(loopMap, [&](unsigned l) -> std::string {
+      if (op.nest.isReduction[l] || levels(op, l)[1] == 1)
+        return "";
+      trips.push_back(levels(op, l)[1]);
+      return tileKnob(op, l, 2, "vthread_tile");
+    });
+    if (!sizes.allZero()) {
+      SmallVector<std::string> loops;
+      current = tileFor(current, sizes, loops);
+      annotateUnroll(loops, trips);
+    }
+  }
+  unsigned threadLevel = *op.sketch.getThreadLevel();
+  bool singleThread = threadsOf(op) == 1;
+  unsigned firstSpace =
+      llvm::find(op.nest.isReduction, false) - op.nest.isReduction.begin();
+  SizeList sizes = sizesFor(loopMap, [&](unsigned l) -> std::string {
+    if (op.nest.isReduction[l])
+      return "";
+    if (levels(op, l)[threadLevel] == 1 && !(singleThread && l == firstSpace))
+      return "";
+    return tileKnob(op, l, threadLevel + 1, "thread_tile");
+  });
+  if (sizes.allZero() && !loopMap.empty()) {
+    // Every op needs a thread forall; a loop of trip count 1 is mapped to
+    // thread 0 only.
+    sizes.entries[llvm::find(loopMap, firstSpace) - loopMap.begin()] =
+        tileKnob(op, firstSpace, threadLevel + 1, "thread_tile");
+    ++sizes.numParams;
+  }
+  std::string forall;
+  return tileForall(current, sizes, "thread", forall);
+}
+
+void ScriptWriter::writeCooperativeCopies(const ScheduledOp &op,
+                                          StringRef scope) {
+  unsigned numShared = op.sketch.getShared().size();
+  std::string all = fresh("copies");
+  line(llvm::formatv("{0} = transform.structured.match ops{{[\"linalg.copy\"]} "
+                     "in {1} : (!transform.any_op) -> !transform.any_op",
+                     all, scope));
+  SmallVector<std::string> copies;
+  for (unsigned i = 0; i < numShared; ++i)
+    copies.push_back(fresh("copy"));
+  std::string types = "!transform.any_op";
+  for (unsigned i = 1; i < numShared; ++i)
+    types += ", !transform.any_op";
+  line(llvm::formatv("{0} = transform.split_handle {1} : (!transform.any_op) "
+                     "-> ({2})",
+                     llvm::join(copies, ", "), all, types));
+  int64_t threads = threadsOf(op);
+  ArrayRef<int64_t> vector = op.config.getVector();
+  for (unsigned i = 0; i < numShared; ++i) {
+    ArrayRef<int64_t> shape = op.sharedFootprints[i];
+    int64_t width = vector.empty() ? 1 : vector[i];
+    std::string widthKnob =
+        knob(op, llvm::formatv("operand{0}.vector", op.sketch.getShared()[i]).str(),
+             width, {1, 2, 4, 8, 16});
+    // Chunks of at most threads * width elements, innermost dims first, so
+    // that consecutive threads load consecutive vectors (coalesced).
+    SmallVector<int64_t> chunk(shape.size(), 1);
+    int64_t room = threads * width;
+    for (int64_t d = shape.size() - 1; d >= 0 && room > 1; --d) {
+      chunk[d] = std::gcd(shape[d], room);
+      room /= chunk[d];
+    }
+    std::string current = copies[i];
+    if (chunk != shape) {
+      SizeList loopSizes;
+      for (unsigned d = 0; d < shape.size(); ++d) {
+        if (chunk[d] == shape[d]) {
+          loopSizes.entries.push_back("0");
+          continue;
+        }
+        std::string p = fresh("chunk");
+        line(llvm::formatv("{0} = transform.param.constant {1} : i64 -> "
+                           "!transform.param<i64>",
+                           p, chunk[d]));
+        loopSizes.entries.push_back(p);
+        ++loopSizes.numParams;
+      }
+      SmallVector<std::string> loops;
+      current = tileFor(current, loopSizes, loops);
+    }
+    SizeList threadSizes;
+    for (unsigned d = 0; d + 1 < shape.size(); ++d)
+      threadSizes.entries.push_back(chunk[d] == 1 ? "0" : "1");
+    threadSizes.entries.push_back(widthKnob);
+    ++threadSizes.numParams;
+    std::string forall;
+    tileForall(current, threadSizes, "thread", forall);
+  }
+}
+
+void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
+  std::string anchor = match("%bz", op.anchor);
+  std::string blockForall = fresh("block");
+  line(llvm::formatv("{0} = transform.get_parent_op {1} {{op_name = "
+                     "\"scf.forall\"} : (!transform.any_op) -> "
+                     "!transform.any_op",
+                     blockForall, anchor));
+  blockForalls[index] = blockForall;
+
+  std::string current = anchor;
+  if (isMultiLevel(op)) {
+    // The shared-memory staging loop over the reductions.
+    bool staged = !op.sketch.getShared().empty();
+    SizeList stage = sizesFor(identity(op), [&](unsigned l) -> std::string {
+      if (!op.nest.isReduction[l] || levels(op, l)[0] == 1)
+        return "";
+      return tileKnob(op, l, 1, "stage_tile");
+    });
+    std::string scope = blockForall;
+    if (!stage.allZero()) {
+      SmallVector<std::string> loops;
+      current = tileFor(current, stage, loops);
+      scope = loops.front();
+    }
+    if (staged) {
+      std::string promoted = fresh("promoted");
+      line(llvm::formatv(
+          "{0} = transform.structured.promote {1} {{operands_to_promote = "
+          "[{2}], use_alloca, memory_space = #gpu.address_space<workgroup>} "
+          ": (!transform.any_op) -> !transform.any_op",
+          promoted, current, joinInts(op.sketch.getShared())));
+      current = promoted;
+      writeCooperativeCopies(op, scope);
+    }
+  }
+
+  current = writeThreadLevel(op, current, identity(op));
+
+  if (isMultiLevel(op)) {
+    // Register levels inside a thread: the middle reduction level (R1) and
+    // the outer register space level (S3).
+    SmallVector<int64_t> trips;
+    SizeList middle = sizesFor(identity(op), [&](unsigned l) -> std::string {
+      if (!op.nest.isReduction[l] || levels(op, l)[1] == 1)
+        return "";
+      trips.push_back(levels(op, l)[1]);
+      return tileKnob(op, l, 2, "inner_tile");
+    });
+    int64_t registerTrips = product(trips);
+    if (!middle.allZero()) {
+      SmallVector<std::string> loops;
+      current = tileFor(current, middle, loops);
+      if (registerTrips <= op.config.getUnroll())
+        annotateUnroll(loops, trips);
+    }
+    SmallVector<int64_t> spaceTrips;
+    SizeList outer = sizesFor(identity(op), [&](unsigned l) -> std::string {
+      if (op.nest.isReduction[l] || levels(op, l)[3] == 1)
+        return "";
+      spaceTrips.push_back(levels(op, l)[3]);
+      return tileKnob(op, l, 4, "register_tile");
+    });
+    if (!outer.allZero()) {
+      SmallVector<std::string> loops;
+      current = tileFor(current, outer, loops);
+      annotateUnroll(loops, spaceTrips);
+    }
+  }
+
+  // Fused producer of the init and fused consumers follow the op's
+  // per-thread layout exactly, so that every thread reads back only the
+  // accumulators it wrote.
+  if (op.initAnchor) {
+    std::string init = match("%bz", *op.initAnchor);
+    writeThreadLevel(op, init, op.initLoops);
+  }
+  for (auto [c, loops] : llvm::zip(op.consumerAnchors, op.consumerLoops)) {
+    std::string consumer = match("%bz", c);
+    writeThreadLevel(op, consumer, loops);
+  }
+}
+
+void ScriptWriter::writeGpuMapping() {
+  for (auto [op, forall] : llvm::zip(ops, blockForalls)) {
+    std::string launch = fresh("launch");
+    line(llvm::formatv("{0} = transform.gpu.map_forall_to_blocks {1} "
+                       "generate_gpu_launch grid_dims = [{2}, 1, 1] : "
+                       "(!transform.any_op) -> !transform.any_op",
+                       launch, forall, blocksOf(op)));
+    std::string mapped = fresh("mapped");
+    line(llvm::formatv("{0} = transform.gpu.map_nested_forall_to_threads {1} "
+                       "block_dims = [{2}, 1, 1] : (!transform.any_op) -> "
+                       "!transform.any_op",
+                       mapped, launch, threadsOf(op)));
+  }
+}
+
+void ScriptWriter::writeRegisterLevelCleanup() {
+  auto funcs = [&] {
+    std::string f = fresh("funcs");
+    line(llvm::formatv("{0} = transform.structured.match ops{{[\"func.func\"]} "
+                       "in %bz : (!transform.any_op) -> !transform.any_op",
+                       f));
+    return f;
+  };
+  auto canonicalize = [&](StringRef f) {
+    line(llvm::formatv("transform.apply_cse to {0} : !transform.any_op", f));
+    line(llvm::formatv("transform.apply_patterns to {0} {{ "
+                       "transform.apply_patterns.canonicalization } : "
+                       "!transform.any_op",
+                       f));
+  };
+  auto foldAliases = [&](StringRef f) {
+    line(llvm::formatv("transform.apply_patterns to {0} {{ "
+                       "transform.apply_patterns.memref.fold_memref_alias_ops "
+                       "} : !transform.any_op",
+                       f));
+  };
+  std::string f = funcs();
+  foldAliases(f);
+  std::string hoisted = fresh("hoisted");
+  line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
+                     "transfers {1} : (!transform.any_op) -> !transform.any_op",
+                     hoisted, f));
+  for (int64_t trips : unrollCounts) {
+    std::string loops = fresh("unroll");
+    line(llvm::formatv("{0} = transform.structured.match attributes "
+                       "{{tessel.unroll = {1} : i64} in {2} : "
+                       "(!transform.any_op) -> !transform.any_op",
+                       loops, trips, hoisted));
+    line(llvm::formatv("transform.loop.unroll {0} {{factor = {1}} : "
+                       "!transform.any_op",
+                       loops, trips));
+  }
+  canonicalize(hoisted);
+  foldAliases(hoisted);
+  std::string hoisted2 = fresh("hoisted");
+  line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
+                     "transfers {1} : (!transform.any_op) -> !transform.any_op",
+                     hoisted2, hoisted));
+  line(llvm::formatv("transform.apply_patterns to {0} {{\n"
+                     "      transform.apply_patterns.gpu.eliminate_barriers\n"
+                     "    } : !transform.any_op",
+                     hoisted2));
+  // The NVVM lowering handles 1-D vectors only: lower the rest here.
+  line(llvm::formatv(
+      "transform.apply_patterns to {0} {{\n"
+      "      transform.apply_patterns.vector.lower_contraction "
+      "lowering_strategy = \"outerproduct\"\n"
+      "      transform.apply_patterns.vector.lower_outerproduct\n"
+      "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
+      "      transform.apply_patterns.vector.transfer_to_scf "
+      "max_transfer_rank = 1 full_unroll = true\n"
+      "      transform.apply_patterns.vector.lower_transfer "
+      "max_transfer_rank = 1\n"
+      "      transform.apply_patterns.vector.lower_transpose\n"
+      "      transform.apply_patterns.vector.lower_shape_cast\n"
+      "      transform.apply_patterns.vector.lower_broadcast\n"
+      "      transform.apply_patterns.vector.lower_multi_reduction "
+      "lowering_strategy = \"innerreduction\"\n"
+      "      transform.apply_patterns.canonicalization\n"
+      "    } : !transform.any_op",
+      hoisted2));
+}
+
+std::string ScriptWriter::write() {
+  os << "module attributes {transform.with_named_sequence} {\n";
+  os << "  transform.named_sequence @" << kScheduleEntryPoint
+     << "(%root: !transform.any_op {transform.consumed}) {\n";
+  for (const ScheduledOp &op : ops)
+    writeKnobs(op);
+
+  line("// Block level, on tensors: one forall per kernel, consumers fused.");
+  for (auto [index, op] : llvm::enumerate(ops))
+    writeBlockTiling(op, index);
+  line("%funcs0 = transform.structured.match ops{[\"func.func\"]} in %root : "
+       "(!transform.any_op) -> !transform.any_op");
+  line("transform.apply_patterns to %funcs0 { "
+       "transform.apply_patterns.canonicalization } : !transform.any_op");
+
+  line("// Bufferize the whole module.");
+  line("%bz = transform.bufferization.one_shot_bufferize %root "
+       "{bufferize_function_boundaries = true, memcpy_op = \"linalg.copy\", "
+       "function_boundary_type_conversion = 1 : i32} : (!transform.any_op) "
+       "-> !transform.any_op");
+  line("%funcs1 = transform.structured.match ops{[\"func.func\"]} in %bz : "
+       "(!transform.any_op) -> !transform.any_op");
+  line("transform.apply_cse to %funcs1 : !transform.any_op");
+  line("transform.apply_patterns to %funcs1 { "
+       "transform.apply_patterns.canonicalization } : !transform.any_op");
+
+  line("// Staging, virtual threads, threads and registers, on buffers.");
+  blockForalls.resize(ops.size());
+  for (auto [index, op] : llvm::enumerate(ops))
+    writeThreadTiling(op, index);
+  bool anyShared = llvm::any_of(
+      ops, [](const ScheduledOp &op) { return !op.sketch.getShared().empty(); });
+  if (anyShared)
+    line("transform.bufferization.buffer_loop_hoisting %funcs1 : "
+         "!transform.any_op");
+
+  if (options.stopBeforeGpuMapping) {
+    line("%funcs2 = transform.structured.match ops{[\"func.func\"]} in %bz : "
+         "(!transform.any_op) -> !transform.any_op");
+    line("%vectorized = transform.structured.vectorize_children_and_apply_"
+         "patterns %funcs2 : (!transform.any_op) -> !transform.any_op");
+    line("transform.yield");
+    os << "  }\n}\n";
+    return text;
+  }
+
+  line("// Map the foralls to blocks and threads.");
+  if (anyShared) {
+    line("%allocas = transform.structured.match ops{[\"memref.alloca\"]} in "
+         "%funcs1 : (!transform.any_op) -> !transform.op<\"memref.alloca\">");
+    line("%globals_get, %globals = transform.memref.alloca_to_global "
+         "%allocas : (!transform.op<\"memref.alloca\">) -> "
+         "(!transform.any_op, !transform.any_op)");
+  }
+  writeGpuMapping();
+  line("// Vectorize, keep accumulators in registers, unroll.");
+  line("%funcs2 = transform.structured.match ops{[\"func.func\"]} in %bz : "
+       "(!transform.any_op) -> !transform.any_op");
+  line("%vectorized = transform.structured.vectorize_children_and_apply_"
+       "patterns %funcs2 : (!transform.any_op) -> !transform.any_op");
+  writeRegisterLevelCleanup();
+  line("transform.yield");
+  os << "  }\n}\n";
+  return text;
+}
+
+std::string tessel::buildScheduleScript(ArrayRef<ScheduledOp> ops,
+                                        const ScheduleScriptOptions &options) {
+  return ScriptWriter(ops, options).write();
+}
