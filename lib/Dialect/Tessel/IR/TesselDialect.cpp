@@ -20,7 +20,8 @@ void TesselDialect::initialize() { registerAttributes(); }
 LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (name == kAnchorAttrName || name == kUnrollAttrName) {
+  if (name == kAnchorAttrName || name == kUnrollAttrName ||
+      name == kKernelAttrName) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();

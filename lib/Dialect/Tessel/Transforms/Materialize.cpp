@@ -26,6 +26,26 @@ struct TesselMaterializePass
     : public tessel::impl::TesselMaterializeBase<TesselMaterializePass> {
   using Base::Base;
 
+  /// Parses `script` and interprets it on the module.
+  LogicalResult apply(StringRef script) {
+    ModuleOp module = getOperation();
+    if (dumpScripts) {
+      llvm::errs() << "// -----// Payload before the next script //----- //\n";
+      module.print(llvm::errs());
+      llvm::errs() << "// -----// Tessel transform script //----- //\n"
+                   << script;
+    }
+    OwningOpRef<ModuleOp> scriptModule =
+        parseSourceString<ModuleOp>(script, &getContext());
+    if (!scriptModule)
+      return module.emitError() << "internal error: Tessel wrote a transform "
+                                   "script that does not parse:\n"
+                                << script;
+    Operation *entry = scriptModule->lookupSymbol(kScheduleEntryPoint);
+    return transform::applyTransformNamedSequence(
+        module, entry, *scriptModule, transform::TransformOptions());
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<std::vector<ScheduledOp>> ops = prepareScheduledOps(module);
@@ -35,18 +55,36 @@ struct TesselMaterializePass
       return;
     ScheduleScriptOptions options;
     options.stopBeforeGpuMapping = stopBeforeGpuMapping;
-    std::string script = buildScheduleScript(*ops, options);
-    OwningOpRef<ModuleOp> scriptModule =
-        parseSourceString<ModuleOp>(script, &getContext());
-    if (!scriptModule) {
-      module.emitError() << "internal error: Tessel wrote a transform script "
-                            "that does not parse:\n"
-                         << script;
+    if (failed(apply(
+            buildScheduleScript(*ops, options, ScheduleScriptPart::Tiling))))
       return signalPassFailure();
+
+    // Bufferization may have added ops (copies that resolve conflicts, the
+    // fill of a padded buffer): each becomes a kernel of its own.
+    int64_t firstAnchor = 0;
+    for (const ScheduledOp &op : *ops)
+      firstAnchor = std::max(firstAnchor, op.anchor + 1);
+    FailureOr<std::vector<ScheduledOp>> leftovers =
+        prepareLeftoverOps(module, firstAnchor);
+    if (failed(leftovers))
+      return signalPassFailure();
+    if (!leftovers->empty()) {
+      ScheduleScriptOptions onBuffers = options;
+      onBuffers.onBuffers = true;
+      if (failed(apply(buildScheduleScript(*leftovers, onBuffers,
+                                           ScheduleScriptPart::Tiling))))
+        return signalPassFailure();
+      ops->insert(ops->end(), leftovers->begin(), leftovers->end());
     }
-    Operation *entry = scriptModule->lookupSymbol(kScheduleEntryPoint);
-    if (failed(transform::applyTransformNamedSequence(
-            module, entry, *scriptModule, transform::TransformOptions())))
+    llvm::SmallSetVector<int64_t, 4> unrollCounts;
+    module.walk([&](Operation *op) {
+      if (auto trips =
+              op->getAttrOfType<IntegerAttr>(TesselDialect::kUnrollAttrName))
+        unrollCounts.insert(trips.getInt());
+    });
+    options.unrollCounts = llvm::to_vector(unrollCounts);
+    if (failed(apply(
+            buildScheduleScript(*ops, options, ScheduleScriptPart::Mapping))))
       return signalPassFailure();
   }
 };

@@ -15,7 +15,11 @@
 #include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 
+#include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -81,17 +85,12 @@ static SmallVector<unsigned> mapLoops(AffineMap useMap,
   return loops;
 }
 
-FailureOr<std::vector<ScheduledOp>>
-tessel::prepareScheduledOps(ModuleOp module) {
-  MLIRContext *ctx = module.getContext();
-  SmallVector<linalg::LinalgOp> annotated;
-  module.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(TesselDialect::kSketchAttrName))
-      annotated.push_back(op);
-  });
-
+/// Describes the annotated ops `annotated` and replaces their schedule
+/// attributes by markers numbered from `nextAnchor`.
+static FailureOr<std::vector<ScheduledOp>>
+prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
+           int64_t nextAnchor) {
   std::vector<ScheduledOp> scheduled;
-  int64_t nextAnchor = 0;
   auto mark = [&](Operation *op) {
     op->setAttr(TesselDialect::kAnchorAttrName,
                 IntegerAttr::get(IntegerType::get(ctx, 64), nextAnchor));
@@ -179,6 +178,39 @@ tessel::prepareScheduledOps(ModuleOp module) {
   return scheduled;
 }
 
+FailureOr<std::vector<ScheduledOp>>
+tessel::prepareScheduledOps(ModuleOp module) {
+  SmallVector<linalg::LinalgOp> annotated;
+  module.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(TesselDialect::kSketchAttrName))
+      annotated.push_back(op);
+  });
+  return prepareOps(module.getContext(), annotated, /*nextAnchor=*/0);
+}
+
+FailureOr<std::vector<ScheduledOp>>
+tessel::prepareLeftoverOps(ModuleOp module, int64_t firstAnchor) {
+  SmallVector<linalg::LinalgOp> leftovers;
+  WalkResult result = module.walk([&](linalg::LinalgOp op) {
+    if (op->getParentOfType<scf::ForallOp>() ||
+        op->getParentOfType<gpu::LaunchOp>())
+      return WalkResult::advance();
+    FailureOr<Schedule> schedule = getDefaultSchedule(op);
+    if (failed(schedule)) {
+      op->emitError() << "cannot give '" << op->getName()
+                      << "' a default schedule: Tessel needs static shapes";
+      return WalkResult::interrupt();
+    }
+    op->setAttr(TesselDialect::kSketchAttrName, schedule->sketch);
+    op->setAttr(TesselDialect::kConfigAttrName, schedule->config);
+    leftovers.push_back(op);
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  return prepareOps(module.getContext(), leftovers, firstAnchor);
+}
+
 //===----------------------------------------------------------------------===//
 // Script generation
 //===----------------------------------------------------------------------===//
@@ -237,7 +269,7 @@ public:
   ScriptWriter(ArrayRef<ScheduledOp> ops, const ScheduleScriptOptions &options)
       : ops(ops), options(options), os(text) {}
 
-  std::string write();
+  std::string write(ScheduleScriptPart part);
 
 private:
   // Level trip counts of loop `l` of op `op`.
@@ -322,6 +354,8 @@ private:
                                ArrayRef<unsigned> loopMap);
   void writeGpuMapping();
   void writeRegisterLevelCleanup();
+  void writeTilingPart();
+  void writeMappingPart();
 
   int64_t threadsOf(const ScheduledOp &op) const {
     return getThreadsPerBlock(op.sketch, op.config, op.nest);
@@ -339,6 +373,8 @@ private:
   std::string text;
   llvm::raw_string_ostream os;
   unsigned counter = 0;
+  /// The handle of the payload root (changes with bufferization).
+  std::string root = "%root";
   /// Knob SSA names by qualified name.
   llvm::StringMap<std::string> knobs;
   /// Per op: the handle of its block-level forall after bufferization.
@@ -434,7 +470,7 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
       return tileKnob(op, l, 1, "block_tile");
     return blockSize(l);
   };
-  std::string anchor = match("%root", op.anchor);
+  std::string anchor = match(root, op.anchor);
   std::string forall;
   if (op.consumerAnchors.empty()) {
     tileForall(anchor, sizesFor(identity(op), sizeOrForced), "block", forall);
@@ -442,14 +478,14 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
   }
   SmallVector<std::string> consumers;
   for (int64_t c : op.consumerAnchors)
-    consumers.push_back(match("%root", c));
+    consumers.push_back(match(root, c));
   tileForall(consumers.back(), sizesFor(op.consumerLoops.back(), sizeOrForced),
              "block", forall);
   SmallVector<std::string> producers(consumers.begin(),
                                      std::prev(consumers.end()));
   std::reverse(producers.begin(), producers.end());
   producers.push_back(anchor);
-  producers.push_back(match("%root", *op.initAnchor));
+  producers.push_back(match(root, *op.initAnchor));
   for (const std::string &producer : producers) {
     std::string fused = fresh("fused"), next = fresh("forall");
     line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_containing_op "
@@ -574,7 +610,7 @@ void ScriptWriter::writeCooperativeCopies(const ScheduledOp &op,
 }
 
 void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
-  std::string anchor = match("%bz", op.anchor);
+  std::string anchor = match(root, op.anchor);
   std::string blockForall = fresh("block");
   line(llvm::formatv("{0} = transform.get_parent_op {1} {{op_name = "
                      "\"scf.forall\"} : (!transform.any_op) -> "
@@ -646,22 +682,34 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
   // per-thread layout exactly, so that every thread reads back only the
   // accumulators it wrote.
   if (op.initAnchor) {
-    std::string init = match("%bz", *op.initAnchor);
+    std::string init = match(root, *op.initAnchor);
     writeThreadLevel(op, init, op.initLoops);
   }
   for (auto [c, loops] : llvm::zip(op.consumerAnchors, op.consumerLoops)) {
-    std::string consumer = match("%bz", c);
+    std::string consumer = match(root, c);
     writeThreadLevel(op, consumer, loops);
   }
 }
 
 void ScriptWriter::writeGpuMapping() {
-  for (auto [op, forall] : llvm::zip(ops, blockForalls)) {
+  for (const ScheduledOp &op : ops) {
+    std::string forall = fresh("kernel");
+    line(llvm::formatv("{0} = transform.structured.match attributes "
+                       "{{tessel.kernel = {1} : i64} in {2} : "
+                       "(!transform.any_op) -> !transform.any_op",
+                       forall, op.anchor, root));
     std::string launch = fresh("launch");
     line(llvm::formatv("{0} = transform.gpu.map_forall_to_blocks {1} "
                        "generate_gpu_launch grid_dims = [{2}, 1, 1] : "
                        "(!transform.any_op) -> !transform.any_op",
                        launch, forall, blocksOf(op)));
+    std::string id = fresh("kernel");
+    line(llvm::formatv("{0} = transform.param.constant {1} : i64 -> "
+                       "!transform.param<i64>",
+                       id, op.anchor));
+    line(llvm::formatv("transform.annotate {0} \"tessel.kernel\" = {1} : "
+                       "!transform.any_op, !transform.param<i64>",
+                       launch, id));
     std::string mapped = fresh("mapped");
     line(llvm::formatv("{0} = transform.gpu.map_nested_forall_to_threads {1} "
                        "block_dims = [{2}, 1, 1] : (!transform.any_op) -> "
@@ -674,8 +722,8 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   auto funcs = [&] {
     std::string f = fresh("funcs");
     line(llvm::formatv("{0} = transform.structured.match ops{{[\"func.func\"]} "
-                       "in %bz : (!transform.any_op) -> !transform.any_op",
-                       f));
+                       "in {1} : (!transform.any_op) -> !transform.any_op",
+                       f, root));
     return f;
   };
   auto canonicalize = [&](StringRef f) {
@@ -691,12 +739,31 @@ void ScriptWriter::writeRegisterLevelCleanup() {
                        "} : !transform.any_op",
                        f));
   };
+  // Fold subviews into the vector transfers of the kernels that keep their
+  // accumulators in registers, so that hoisting sees loop-invariant
+  // accesses. Only those kernels: the patterns do not terminate on some
+  // reshaped views elsewhere.
+  auto foldKernels = [&] {
+    for (const ScheduledOp &op : ops) {
+      if (!isMultiLevel(op) || !op.sketch.getRegisterAccumulator() ||
+          !op.vectorizable)
+        continue;
+      std::string launch = fresh("launch");
+      line(llvm::formatv("{0} = transform.structured.match attributes "
+                         "{{tessel.kernel = {1} : i64} in {2} : "
+                         "(!transform.any_op) -> !transform.any_op",
+                         launch, op.anchor, root));
+      foldAliases(launch);
+    }
+  };
   std::string f = funcs();
-  foldAliases(f);
+  foldKernels();
   std::string hoisted = fresh("hoisted");
   line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
                      "transfers {1} : (!transform.any_op) -> !transform.any_op",
                      hoisted, f));
+  for (int64_t trips : options.unrollCounts)
+    unrollCounts.insert(trips);
   for (int64_t trips : unrollCounts) {
     std::string loops = fresh("unroll");
     line(llvm::formatv("{0} = transform.structured.match attributes "
@@ -708,7 +775,7 @@ void ScriptWriter::writeRegisterLevelCleanup() {
                        loops, trips));
   }
   canonicalize(hoisted);
-  foldAliases(hoisted);
+  foldKernels();
   std::string hoisted2 = fresh("hoisted");
   line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
                      "transfers {1} : (!transform.any_op) -> !transform.any_op",
@@ -718,48 +785,57 @@ void ScriptWriter::writeRegisterLevelCleanup() {
                      "    } : !transform.any_op",
                      hoisted2));
   // The NVVM lowering handles 1-D vectors only: lower the rest here.
-  line(llvm::formatv(
-      "transform.apply_patterns to {0} {{\n"
-      "      transform.apply_patterns.vector.lower_contraction "
-      "lowering_strategy = \"outerproduct\"\n"
-      "      transform.apply_patterns.vector.lower_outerproduct\n"
-      "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
-      "      transform.apply_patterns.vector.transfer_to_scf "
-      "max_transfer_rank = 1 full_unroll = true\n"
-      "      transform.apply_patterns.vector.lower_transfer "
-      "max_transfer_rank = 1\n"
-      "      transform.apply_patterns.vector.lower_transpose\n"
-      "      transform.apply_patterns.vector.lower_shape_cast\n"
-      "      transform.apply_patterns.vector.lower_broadcast\n"
-      "      transform.apply_patterns.vector.lower_multi_reduction "
-      "lowering_strategy = \"innerreduction\"\n"
-      "      transform.apply_patterns.canonicalization\n"
-      "    } : !transform.any_op",
-      hoisted2));
+  // Canonicalization folds what lower_broadcast expands: applying both in
+  // one greedy rewrite does not terminate, so they alternate.
+  for (int round = 0; round < 2; ++round) {
+    line(llvm::formatv(
+        "transform.apply_patterns to {0} {{\n"
+        "      transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
+        "      transform.apply_patterns.vector.lower_contraction "
+        "lowering_strategy = \"outerproduct\"\n"
+        "      transform.apply_patterns.vector.lower_outerproduct\n"
+        "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
+        "      transform.apply_patterns.vector.transfer_to_scf "
+        "max_transfer_rank = 1 full_unroll = true\n"
+        "      transform.apply_patterns.vector.lower_transfer "
+        "max_transfer_rank = 1\n"
+        "      transform.apply_patterns.vector.lower_transpose\n"
+        "      transform.apply_patterns.vector.lower_shape_cast\n"
+        "      transform.apply_patterns.vector.lower_broadcast\n"
+        "      transform.apply_patterns.vector.lower_multi_reduction "
+        "lowering_strategy = \"innerreduction\"\n"
+        "    } : !transform.any_op",
+        hoisted2));
+    canonicalize(hoisted2);
+  }
 }
 
-std::string ScriptWriter::write() {
-  os << "module attributes {transform.with_named_sequence} {\n";
-  os << "  transform.named_sequence @" << kScheduleEntryPoint
-     << "(%root: !transform.any_op {transform.consumed}) {\n";
+void ScriptWriter::writeTilingPart() {
   for (const ScheduledOp &op : ops)
     writeKnobs(op);
-
-  line("// Block level, on tensors: one forall per kernel, consumers fused.");
-  for (auto [index, op] : llvm::enumerate(ops))
-    writeBlockTiling(op, index);
-  line("%funcs0 = transform.structured.match ops{[\"func.func\"]} in %root : "
-       "(!transform.any_op) -> !transform.any_op");
-  line("transform.apply_patterns to %funcs0 { "
-       "transform.apply_patterns.canonicalization } : !transform.any_op");
-
-  line("// Bufferize the whole module.");
-  line("%bz = transform.bufferization.one_shot_bufferize %root "
-       "{bufferize_function_boundaries = true, memcpy_op = \"linalg.copy\", "
-       "function_boundary_type_conversion = 1 : i32} : (!transform.any_op) "
-       "-> !transform.any_op");
-  line("%funcs1 = transform.structured.match ops{[\"func.func\"]} in %bz : "
-       "(!transform.any_op) -> !transform.any_op");
+  if (!options.onBuffers) {
+    line("// Block level, on tensors: one forall per kernel, consumers "
+         "fused.");
+    for (auto [index, op] : llvm::enumerate(ops))
+      writeBlockTiling(op, index);
+    line("%funcs0 = transform.structured.match ops{[\"func.func\"]} in "
+         "%root : (!transform.any_op) -> !transform.any_op");
+    line("transform.apply_patterns to %funcs0 { "
+         "transform.apply_patterns.canonicalization } : !transform.any_op");
+    line("// Bufferize the whole module.");
+    line("%bz = transform.bufferization.one_shot_bufferize %root "
+         "{bufferize_function_boundaries = true, memcpy_op = \"linalg.copy\", "
+         "function_boundary_type_conversion = 1 : i32} : (!transform.any_op) "
+         "-> !transform.any_op");
+    root = "%bz";
+  } else {
+    line("// Block level, on buffers.");
+    for (auto [index, op] : llvm::enumerate(ops))
+      writeBlockTiling(op, index);
+  }
+  line(llvm::formatv("%funcs1 = transform.structured.match ops{{[\"func.func\"]}"
+                     " in {0} : (!transform.any_op) -> !transform.any_op",
+                     root));
   line("transform.apply_cse to %funcs1 : !transform.any_op");
   line("transform.apply_patterns to %funcs1 { "
        "transform.apply_patterns.canonicalization } : !transform.any_op");
@@ -773,38 +849,73 @@ std::string ScriptWriter::write() {
   if (anyShared)
     line("transform.bufferization.buffer_loop_hoisting %funcs1 : "
          "!transform.any_op");
+  // Mark every kernel's block forall for the mapping step.
+  for (auto [op, forall] : llvm::zip(ops, blockForalls)) {
+    std::string id = fresh("kernel");
+    line(llvm::formatv("{0} = transform.param.constant {1} : i64 -> "
+                       "!transform.param<i64>",
+                       id, op.anchor));
+    line(llvm::formatv("transform.annotate {0} \"tessel.kernel\" = {1} : "
+                       "!transform.any_op, !transform.param<i64>",
+                       forall, id));
+  }
+}
 
+void ScriptWriter::writeMappingPart() {
+  std::string funcs = fresh("funcs");
+  line(llvm::formatv("{0} = transform.structured.match ops{{[\"func.func\"]} "
+                     "in {1} : (!transform.any_op) -> !transform.any_op",
+                     funcs, root));
   if (options.stopBeforeGpuMapping) {
-    line("%funcs2 = transform.structured.match ops{[\"func.func\"]} in %bz : "
-         "(!transform.any_op) -> !transform.any_op");
-    line("%vectorized = transform.structured.vectorize_children_and_apply_"
-         "patterns %funcs2 : (!transform.any_op) -> !transform.any_op");
-    line("transform.yield");
-    os << "  }\n}\n";
-    return text;
+    line(llvm::formatv("%vectorized = transform.structured.vectorize_children_"
+                       "and_apply_patterns {0} : (!transform.any_op) -> "
+                       "!transform.any_op",
+                       funcs));
+    return;
   }
-
+  line("// Shared buffers become workgroup globals.");
+  std::string allocas = fresh("allocas"), get = fresh("get"),
+              globals = fresh("globals");
+  line(llvm::formatv("{0} = transform.structured.match ops{{[\"memref.alloca\"]}"
+                     " in {1} : (!transform.any_op) -> "
+                     "!transform.op<\"memref.alloca\">",
+                     allocas, funcs));
+  line(llvm::formatv("{0}, {1} = transform.memref.alloca_to_global {2} : "
+                     "(!transform.op<\"memref.alloca\">) -> "
+                     "(!transform.any_op, !transform.any_op)",
+                     get, globals, allocas));
   line("// Map the foralls to blocks and threads.");
-  if (anyShared) {
-    line("%allocas = transform.structured.match ops{[\"memref.alloca\"]} in "
-         "%funcs1 : (!transform.any_op) -> !transform.op<\"memref.alloca\">");
-    line("%globals_get, %globals = transform.memref.alloca_to_global "
-         "%allocas : (!transform.op<\"memref.alloca\">) -> "
-         "(!transform.any_op, !transform.any_op)");
-  }
   writeGpuMapping();
   line("// Vectorize, keep accumulators in registers, unroll.");
-  line("%funcs2 = transform.structured.match ops{[\"func.func\"]} in %bz : "
-       "(!transform.any_op) -> !transform.any_op");
-  line("%vectorized = transform.structured.vectorize_children_and_apply_"
-       "patterns %funcs2 : (!transform.any_op) -> !transform.any_op");
+  std::string funcs2 = fresh("funcs");
+  line(llvm::formatv("{0} = transform.structured.match ops{{[\"func.func\"]} "
+                     "in {1} : (!transform.any_op) -> !transform.any_op",
+                     funcs2, root));
+  line(llvm::formatv("%vectorized = transform.structured.vectorize_children_"
+                     "and_apply_patterns {0} : (!transform.any_op) -> "
+                     "!transform.any_op",
+                     funcs2));
   writeRegisterLevelCleanup();
+}
+
+std::string ScriptWriter::write(ScheduleScriptPart part) {
+  // Bufferization consumes the payload root; nothing else does.
+  bool bufferizes = part != ScheduleScriptPart::Mapping && !options.onBuffers;
+  os << "module attributes {transform.with_named_sequence} {\n";
+  os << "  transform.named_sequence @" << kScheduleEntryPoint
+     << "(%root: !transform.any_op {transform."
+     << (bufferizes ? "consumed" : "readonly") << "}) {\n";
+  if (part != ScheduleScriptPart::Mapping)
+    writeTilingPart();
+  if (part != ScheduleScriptPart::Tiling)
+    writeMappingPart();
   line("transform.yield");
   os << "  }\n}\n";
   return text;
 }
 
 std::string tessel::buildScheduleScript(ArrayRef<ScheduledOp> ops,
-                                        const ScheduleScriptOptions &options) {
-  return ScriptWriter(ops, options).write();
+                                        const ScheduleScriptOptions &options,
+                                        ScheduleScriptPart part) {
+  return ScriptWriter(ops, options).write(part);
 }

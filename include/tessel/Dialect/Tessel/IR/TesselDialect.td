@@ -53,6 +53,8 @@ def Tessel_Dialect : Dialect {
     /// Name of the integer marker of a loop that a transform script fully
     /// unrolls; its value is the loop's trip count.
     static constexpr ::llvm::StringLiteral kUnrollAttrName = "tessel.unroll";
+    /// Name of the integer marker of the block-level loop of a kernel.
+    static constexpr ::llvm::StringLiteral kKernelAttrName = "tessel.kernel";
 
   private:
     void registerAttributes();

@@ -72,6 +72,9 @@ def TesselMaterialize : Pass<"tessel-materialize", "ModuleOp"> {
     Option<"stopBeforeGpuMapping", "stop-before-gpu-mapping", "bool",
            /*default=*/"false",
            "Stop after bufferization, before mapping loops to the GPU">,
+    Option<"dumpScripts", "dump-scripts", "bool", /*default=*/"false",
+           "Print the payload and every transform script to stderr before "
+           "applying the script">,
   ];
   let dependentDialects = [
     "::mlir::transform::TransformDialect",

@@ -51,6 +51,25 @@ struct ScheduleScriptOptions {
   /// Stop after bufferization, promotion and vectorization, before mapping
   /// loops to blocks and threads (the IR then runs on the CPU).
   bool stopBeforeGpuMapping = false;
+  /// The ops are already on buffers (ops that bufferization created):
+  /// tile them without bufferizing.
+  bool onBuffers = false;
+  /// Trip counts of the loops marked `tessel.unroll` by an earlier tiling
+  /// script, for a mapping script to unroll.
+  SmallVector<int64_t> unrollCounts;
+};
+
+/// Which steps of the schedule a script holds.
+enum class ScheduleScriptPart {
+  /// Everything: tiling, bufferization, mapping, vectorization.
+  Full,
+  /// Up to and including thread-level tiling on buffers; every kernel's
+  /// block forall is marked `tessel.kernel = <anchor>`.
+  Tiling,
+  /// The marked foralls mapped to blocks and threads, then vectorization
+  /// and register-level clean-up (or vectorization only, with
+  /// `stopBeforeGpuMapping`).
+  Mapping,
 };
 
 /// The chain of single-use elementwise consumers that `op`'s sketch fuses.
@@ -65,7 +84,14 @@ FailureOr<std::vector<ScheduledOp>> prepareScheduledOps(ModuleOp module);
 /// The text of a `module attributes {transform.with_named_sequence}` holding
 /// `@__transform_main`, which applies the schedules of `ops`.
 std::string buildScheduleScript(ArrayRef<ScheduledOp> ops,
-                                const ScheduleScriptOptions &options);
+                                const ScheduleScriptOptions &options,
+                                ScheduleScriptPart part = ScheduleScriptPart::Full);
+
+/// Gives every linalg op of `module` that is outside any `scf.forall` and
+/// `gpu.launch` (ops created by bufferization, such as copies) a default
+/// schedule and describes it, numbering markers from `firstAnchor`.
+FailureOr<std::vector<ScheduledOp>> prepareLeftoverOps(ModuleOp module,
+                                                      int64_t firstAnchor);
 
 /// Name of the entry point of the script.
 constexpr llvm::StringLiteral kScheduleEntryPoint = "__transform_main";
