@@ -627,6 +627,16 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
         return "";
       return tileKnob(op, l, 1, "stage_tile");
     });
+    if (staged && stage.allZero()) {
+      // Promotion copies slices; with the whole reduction staged at once,
+      // a one-iteration staging loop provides them.
+      unsigned first = llvm::find(op.nest.isReduction, true) -
+                       op.nest.isReduction.begin();
+      if (first < op.nest.size()) {
+        stage.entries[first] = tileKnob(op, first, 1, "stage_tile");
+        ++stage.numParams;
+      }
+    }
     std::string scope = blockForall;
     if (!stage.allZero()) {
       SmallVector<std::string> loops;

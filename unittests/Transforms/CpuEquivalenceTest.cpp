@@ -1,0 +1,431 @@
+//===- CpuEquivalenceTest.cpp - Scheduled IR computes what the op does ----===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// For every supported op kind, random valid schedules are materialized up to
+// (not including) the GPU mapping: block and thread loops are still
+// `scf.forall`, shared memory is plain memory. That IR is compiled for the
+// CPU with MLIR's execution engine and run on random inputs; its output must
+// match the unscheduled op's (relative error below 1e-5).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/InitAllDialects.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include "gtest/gtest.h"
+
+#include <random>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+/// One op kind under test: a function `@f` of tensor arguments returning one
+/// tensor, whose op marked `test.target` is scheduled.
+struct OpKind {
+  const char *name;
+  const char *source;
+  /// Sketch to use, with `fused_consumers` for the fused case.
+  int64_t fusedConsumers = 0;
+};
+
+// Shapes are small so a run takes milliseconds, yet have several divisors
+// per loop so the random schedules differ.
+const OpKind kOpKinds[] = {
+    {"matmul", R"mlir(
+func.func @f(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>, %c: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %0 = linalg.matmul {test.target} ins(%a, %b : tensor<32x48xf32>, tensor<48x64xf32>) outs(%c : tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
+})mlir"},
+    {"batch_matmul", R"mlir(
+func.func @f(%a: tensor<4x16x24xf32>, %b: tensor<4x24x32xf32>, %c: tensor<4x16x32xf32>) -> tensor<4x16x32xf32> {
+  %0 = linalg.batch_matmul {test.target} ins(%a, %b : tensor<4x16x24xf32>, tensor<4x24x32xf32>) outs(%c : tensor<4x16x32xf32>) -> tensor<4x16x32xf32>
+  return %0 : tensor<4x16x32xf32>
+})mlir"},
+    {"matmul_transpose_b", R"mlir(
+func.func @f(%a: tensor<32x48xf32>, %b: tensor<64x48xf32>, %c: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<32x48xf32>, tensor<64x48xf32>) outs(%c : tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
+})mlir"},
+    {"conv_1d_nwc_wcf", R"mlir(
+func.func @f(%x: tensor<2x34x8xf32>, %w: tensor<3x8x16xf32>, %y: tensor<2x32x16xf32>) -> tensor<2x32x16xf32> {
+  %0 = linalg.conv_1d_nwc_wcf {test.target, dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%x, %w : tensor<2x34x8xf32>, tensor<3x8x16xf32>) outs(%y : tensor<2x32x16xf32>) -> tensor<2x32x16xf32>
+  return %0 : tensor<2x32x16xf32>
+})mlir"},
+    {"conv_2d_nchw_fchw", R"mlir(
+func.func @f(%x: tensor<1x8x10x10xf32>, %w: tensor<16x8x3x3xf32>, %y: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x10x10xf32>, tensor<16x8x3x3xf32>) outs(%y : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %0 : tensor<1x16x8x8xf32>
+})mlir"},
+    {"conv_2d_nchw_fchw_stride2", R"mlir(
+func.func @f(%x: tensor<1x4x17x17xf32>, %w: tensor<8x4x3x3xf32>, %y: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x4x17x17xf32>, tensor<8x4x3x3xf32>) outs(%y : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+})mlir"},
+    {"conv_2d_nhwc_hwcf", R"mlir(
+func.func @f(%x: tensor<1x10x10x8xf32>, %w: tensor<3x3x8x16xf32>, %y: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x8xf32>, tensor<3x3x8x16xf32>) outs(%y : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %0 : tensor<1x8x8x16xf32>
+})mlir"},
+    {"conv_3d_ndhwc_dhwcf", R"mlir(
+func.func @f(%x: tensor<1x6x6x6x4xf32>, %w: tensor<3x3x3x4x8xf32>, %y: tensor<1x4x4x4x8xf32>) -> tensor<1x4x4x4x8xf32> {
+  %0 = linalg.conv_3d_ndhwc_dhwcf {test.target, dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
+      ins(%x, %w : tensor<1x6x6x6x4xf32>, tensor<3x3x3x4x8xf32>) outs(%y : tensor<1x4x4x4x8xf32>) -> tensor<1x4x4x4x8xf32>
+  return %0 : tensor<1x4x4x4x8xf32>
+})mlir"},
+    {"depthwise_conv_2d_nhwc_hwc", R"mlir(
+func.func @f(%x: tensor<1x10x10x16xf32>, %w: tensor<3x3x16xf32>, %y: tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> {
+  %0 = linalg.depthwise_conv_2d_nhwc_hwc {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x10x10x16xf32>, tensor<3x3x16xf32>) outs(%y : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %0 : tensor<1x8x8x16xf32>
+})mlir"},
+    {"depthwise_conv_2d_nchw_chw", R"mlir(
+func.func @f(%x: tensor<1x16x10x10xf32>, %w: tensor<16x3x3xf32>, %y: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  %0 = linalg.depthwise_conv_2d_nchw_chw {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x10x10xf32>, tensor<16x3x3xf32>) outs(%y : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %0 : tensor<1x16x8x8xf32>
+})mlir"},
+    {"group_conv_2d_ngchw_gfchw", R"mlir(
+func.func @f(%x: tensor<1x2x4x10x10xf32>, %w: tensor<2x8x4x3x3xf32>, %y: tensor<1x2x8x8x8xf32>) -> tensor<1x2x8x8x8xf32> {
+  %0 = linalg.conv_2d_ngchw_gfchw {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x4x10x10xf32>, tensor<2x8x4x3x3xf32>) outs(%y : tensor<1x2x8x8x8xf32>) -> tensor<1x2x8x8x8xf32>
+  return %0 : tensor<1x2x8x8x8xf32>
+})mlir"},
+    {"matmul_bias_relu_fused", R"mlir(
+func.func @f(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>, %bias: tensor<64xf32>) -> tensor<32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %mm = linalg.matmul {test.target} ins(%a, %b : tensor<32x48xf32>, tensor<48x64xf32>) outs(%init : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %e2 = tensor.empty() : tensor<32x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<32x64xf32>, tensor<64xf32>) outs(%e2 : tensor<32x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<32x64xf32>
+  return %r : tensor<32x64xf32>
+})mlir",
+     /*fusedConsumers=*/1},
+    {"conv_bias_relu_fused", R"mlir(
+func.func @f(%x: tensor<1x8x10x10xf32>, %w: tensor<16x8x3x3xf32>, %bias: tensor<16xf32>) -> tensor<1x16x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x10x10xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x16x8x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, f, h, w) -> (n, f, h, w)>, affine_map<(n, f, h, w) -> (f)>, affine_map<(n, f, h, w) -> (n, f, h, w)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %bias : tensor<1x16x8x8xf32>, tensor<16xf32>) outs(%e2 : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x8x8xf32>
+  return %r : tensor<1x16x8x8xf32>
+})mlir",
+     /*fusedConsumers=*/1},
+    {"elementwise_generic", R"mlir(
+func.func @f(%a: tensor<8x16x32xf32>, %b: tensor<32xf32>, %c: tensor<8x16x32xf32>) -> tensor<8x16x32xf32> {
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (k)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a, %b : tensor<8x16x32xf32>, tensor<32xf32>) outs(%c : tensor<8x16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %t = math.tanh %m : f32
+    linalg.yield %t : f32
+  } -> tensor<8x16x32xf32>
+  return %0 : tensor<8x16x32xf32>
+})mlir"},
+    {"row_reduction_generic", R"mlir(
+func.func @f(%a: tensor<24x96xf32>, %c: tensor<24xf32>) -> tensor<24xf32> {
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<24x96xf32>) outs(%c : tensor<24xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<24xf32>
+  return %0 : tensor<24xf32>
+})mlir"},
+    {"pooling_nchw_max", R"mlir(
+func.func @f(%x: tensor<1x8x10x10xf32>, %y: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  %k = tensor.empty() : tensor<3x3xf32>
+  %0 = linalg.pooling_nchw_max {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %k : tensor<1x8x10x10xf32>, tensor<3x3xf32>) outs(%y : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %0 : tensor<1x8x4x4xf32>
+})mlir"},
+};
+
+/// Number of random schedules per op kind.
+constexpr int kSchedulesPerKind = 20;
+
+/// Splits `extent` into `levels` random factors whose product is `extent`.
+SmallVector<int64_t> randomSplit(int64_t extent, unsigned levels,
+                                 std::mt19937 &rng) {
+  SmallVector<int64_t> factors(levels, 1);
+  int64_t rest = extent;
+  for (unsigned level = 0; level + 1 < levels; ++level) {
+    SmallVector<int64_t> divisors;
+    for (int64_t d = 1; d <= rest; ++d)
+      if (rest % d == 0)
+        divisors.push_back(d);
+    factors[level + 1] = divisors[rng() % divisors.size()];
+    rest /= factors[level + 1];
+  }
+  factors[0] = rest;
+  std::shuffle(factors.begin() + 1, factors.end(), rng);
+  return factors;
+}
+
+/// A memref descriptor of any rank, laid out as the C interface expects.
+struct Descriptor {
+  std::vector<int64_t> words;
+  explicit Descriptor(ArrayRef<int64_t> shape, float *data = nullptr) {
+    words.assign(3 + 2 * shape.size(), 0);
+    words[0] = words[1] = reinterpret_cast<int64_t>(data);
+    int64_t stride = 1;
+    for (int64_t i = shape.size() - 1; i >= 0; --i) {
+      words[3 + i] = shape[i];
+      words[3 + shape.size() + i] = stride;
+      stride *= shape[i];
+    }
+  }
+  float *data() const { return reinterpret_cast<float *>(words[1]); }
+};
+
+class CpuEquivalenceTest : public ::testing::TestWithParam<OpKind> {
+protected:
+  static void SetUpTestSuite() {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  }
+
+  CpuEquivalenceTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// Bufferizes (when not yet done) and lowers `module` to the LLVM dialect.
+  LogicalResult lowerToLLVM(ModuleOp module, bool bufferize) {
+    PassManager pm(&context);
+    if (bufferize) {
+      bufferization::OneShotBufferizePassOptions options;
+      options.bufferizeFunctionBoundaries = true;
+      options.functionBoundaryTypeConversion =
+          bufferization::LayoutMapOption::IdentityLayoutMap;
+      pm.addPass(bufferization::createOneShotBufferizePass(options));
+    }
+    pm.addPass(createTesselStripGpuMemorySpaces());
+    pm.addPass(createForallToForLoopPass());
+    pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
+    VectorTransferToSCFOptions vectorToScf;
+    vectorToScf.enableFullUnroll();
+    pm.addPass(createConvertVectorToSCFPass(vectorToScf));
+    pm.addPass(createConvertLinalgToLoopsPass());
+    pm.addPass(memref::createExpandStridedMetadataPass());
+    pm.addPass(createLowerAffinePass());
+    pm.addPass(createSCFToControlFlowPass());
+    pm.addPass(createConvertVectorToLLVMPass());
+    pm.addPass(createConvertMathToLLVMPass());
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+    pm.addPass(createConvertToLLVMPass());
+    pm.addPass(createReconcileUnrealizedCastsPass());
+    return pm.run(module);
+  }
+
+  /// Runs `@f` of `module` (already lowered) on copies of `inputs` (the
+  /// function may write into its init argument) and reads the result.
+  LogicalResult run(ModuleOp module, ArrayRef<std::vector<float>> inputs,
+                    ArrayRef<SmallVector<int64_t>> inputShapes,
+                    ArrayRef<int64_t> outputShape, std::vector<float> &out) {
+    ExecutionEngineOptions options;
+    options.transformer = makeOptimizingTransformer(0, 0, nullptr);
+    auto engine = ExecutionEngine::create(module, options);
+    if (!engine) {
+      llvm::consumeError(engine.takeError());
+      return failure();
+    }
+    std::vector<std::vector<float>> copies(inputs.begin(), inputs.end());
+    std::vector<Descriptor> descriptors;
+    for (auto [data, shape] : llvm::zip(copies, inputShapes))
+      descriptors.emplace_back(shape, data.data());
+    Descriptor result(outputShape);
+    std::vector<void *> pointers;
+    pointers.push_back(result.words.data());
+    for (Descriptor &d : descriptors)
+      pointers.push_back(d.words.data());
+    std::vector<void *> args;
+    for (void *&p : pointers)
+      args.push_back(&p);
+    if (llvm::Error error = (*engine)->invokePacked("_mlir_ciface_f", args)) {
+      llvm::consumeError(std::move(error));
+      return failure();
+    }
+    int64_t size = 1;
+    for (int64_t d : outputShape)
+      size *= d;
+    // The result may alias an input buffer: copy it, never free it here
+    // (a few kilobytes per run).
+    out.assign(result.data(), result.data() + size);
+    return success();
+  }
+
+  OwningOpRef<ModuleOp> parse(StringRef source) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+    if (!module)
+      return module;
+    module->walk([](func::FuncOp f) {
+      f->setAttr("llvm.emit_c_interface", UnitAttr::get(f.getContext()));
+    });
+    return module;
+  }
+
+  MLIRContext context;
+};
+
+TEST_P(CpuEquivalenceTest, RandomSchedulesMatchTheUnscheduledOp) {
+  const OpKind &kind = GetParam();
+  std::mt19937 rng(std::hash<std::string>()(kind.name));
+
+  OwningOpRef<ModuleOp> reference = parse(kind.source);
+  ASSERT_TRUE(reference);
+  auto func = *reference->getOps<func::FuncOp>().begin();
+  SmallVector<SmallVector<int64_t>> inputShapes;
+  for (Type type : func.getArgumentTypes())
+    inputShapes.push_back(
+        llvm::to_vector(cast<RankedTensorType>(type).getShape()));
+  SmallVector<int64_t> outputShape = llvm::to_vector(
+      cast<RankedTensorType>(func.getResultTypes()[0]).getShape());
+
+  // Random inputs, never zeros.
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<std::vector<float>> inputs;
+  for (const SmallVector<int64_t> &shape : inputShapes) {
+    int64_t size = 1;
+    for (int64_t d : shape)
+      size *= d;
+    inputs.emplace_back(size);
+    for (float &v : inputs.back())
+      v = dist(rng) + (dist(rng) > 0 ? 0.5f : -0.5f);
+  }
+
+  reference->walk([](linalg::LinalgOp op) { op->removeAttr("test.target"); });
+  ASSERT_TRUE(succeeded(lowerToLLVM(*reference, /*bufferize=*/true)));
+  std::vector<float> expected;
+  ASSERT_TRUE(succeeded(run(*reference, inputs, inputShapes, outputShape, expected)));
+
+  int tested = 0;
+  for (int attempt = 0; tested < kSchedulesPerKind && attempt < 2000;
+       ++attempt) {
+    OwningOpRef<ModuleOp> module = parse(kind.source);
+    // The op marked `test.target`, or the only linalg op.
+    linalg::LinalgOp target;
+    int numOps = 0;
+    module->walk([&](linalg::LinalgOp op) {
+      ++numOps;
+      if (op->hasAttr("test.target") || !target)
+        target = op;
+    });
+    ASSERT_TRUE(numOps == 1 || target->hasAttr("test.target"));
+    ASSERT_TRUE(target);
+    target->removeAttr("test.target");
+    LoopNest nest = *LoopNest::get(target);
+
+    bool injective = target.getNumReductionLoops() == 0;
+    SketchKind sketchKind = injective ? SketchKind::TwoLevelInjective
+                                      : SketchKind::MultiLevelTiling;
+    bool reuse = !injective && target.getNumDpsInputs() >= 2;
+    SmallVector<int64_t> shared;
+    if (reuse && rng() % 4 != 0)
+      for (int64_t i = 0, e = target.getNumDpsInputs(); i < e; ++i)
+        if (rng() % 3 != 0)
+          shared.push_back(i);
+    auto sketch = SketchAttr::get(
+        &context, sketchKind, SketchAttr::getDefaultStructure(sketchKind),
+        shared, /*registerAccumulator=*/reuse, kind.fusedConsumers);
+    SmallVector<SmallVector<int64_t>> tiles;
+    for (unsigned l = 0; l < nest.size(); ++l)
+      tiles.push_back(randomSplit(nest.extents[l],
+                                  nest.isReduction[l]
+                                      ? sketch.getNumReductionLevels()
+                                      : sketch.getNumSpaceLevels(),
+                                  rng));
+    const int64_t unrollOptions[] = {0, 16, 64, 512, 1024};
+    SmallVector<int64_t> vector;
+    for (size_t i = 0; i < shared.size(); ++i)
+      vector.push_back(int64_t(1) << (rng() % 3));
+    auto config =
+        ConfigAttr::get(&context, tiles, unrollOptions[rng() % 5], vector);
+    {
+      ScopedDiagnosticHandler silence(&context,
+                                      [](Diagnostic &) { return success(); });
+      if (failed(verifySchedule(target, sketch, config,
+                                [&] { return target->emitError(); })))
+        continue;
+    }
+    target->setAttr(TesselDialect::kSketchAttrName, sketch);
+    target->setAttr(TesselDialect::kConfigAttrName, config);
+    std::string description;
+    llvm::raw_string_ostream os(description);
+    os << sketch << " " << config;
+
+    PassManager pm(&context);
+    TesselMaterializeOptions materialize;
+    materialize.stopBeforeGpuMapping = true;
+    pm.addPass(createTesselMaterialize(materialize));
+    ASSERT_TRUE(succeeded(pm.run(*module))) << description;
+    ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/false)))
+        << description;
+    std::vector<float> actual;
+    ASSERT_TRUE(succeeded(run(*module, inputs, inputShapes, outputShape, actual)))
+        << description;
+    ASSERT_EQ(actual.size(), expected.size());
+    for (size_t i = 0; i < actual.size(); ++i) {
+      float tolerance = 1e-5f * std::max(1.0f, std::fabs(expected[i]));
+      ASSERT_NEAR(actual[i], expected[i], tolerance)
+          << "element " << i << " of " << kind.name << " with " << description;
+    }
+    ++tested;
+  }
+  EXPECT_EQ(tested, kSchedulesPerKind)
+      << "could not draw enough valid schedules for " << kind.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOpKinds, CpuEquivalenceTest,
+                         ::testing::ValuesIn(kOpKinds),
+                         [](const ::testing::TestParamInfo<OpKind> &info) {
+                           return std::string(info.param.name);
+                         });
+
+} // namespace
