@@ -68,6 +68,7 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
   // Frontend clean-up: fold shape checks and drop what Tessel does not run.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createTesselStripHostChecks());
+  pm.addPass(createTesselExpandScalarOps());
   if (options.defaultConfigs)
     pm.addPass(createTesselDefaultConfig());
   pm.addPass(createTesselMaterialize());

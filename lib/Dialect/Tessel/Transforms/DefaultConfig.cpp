@@ -41,7 +41,8 @@ struct TesselDefaultConfigPass
       FailureOr<Schedule> schedule = getDefaultSchedule(op);
       if (failed(schedule)) {
         op->emitError() << "cannot give '" << op->getName()
-                        << "' a default schedule: Tessel needs static shapes";
+                        << "' a default schedule: Tessel needs static shapes "
+                           "and at least one parallel loop";
         return WalkResult::interrupt();
       }
       op->setAttr(TesselDialect::kSketchAttrName, schedule->sketch);

@@ -177,7 +177,7 @@ static FailureOr<Schedule> getInjectiveSchedule(linalg::LinalgOp op,
 
 FailureOr<Schedule> tessel::getDefaultSchedule(linalg::LinalgOp op) {
   FailureOr<LoopNest> nest = LoopNest::get(op);
-  if (failed(nest))
+  if (failed(nest) || !llvm::is_contained(nest->isReduction, false))
     return failure();
   if (op.getNumReductionLoops() == 0)
     return getInjectiveSchedule(op, *nest);

@@ -32,11 +32,12 @@ struct TesselStripHostChecksPass
     module.walk([&](cf::AssertOp assertOp) {
       APInt value;
       if (!matchPattern(assertOp.getArg(), m_ConstantInt(&value))) {
-        assertOp.emitError()
-            << "cannot prove this runtime check statically (Tessel compiles "
-               "static shapes only): '"
+        // A data-dependent check (such as an embedding index bound): GPU
+        // kernels do not check it, like a release build.
+        assertOp.emitWarning()
+            << "runtime check on data dropped (kernels do not check it): '"
             << assertOp.getMsg() << "'";
-        failedCheck = true;
+        assertOp.erase();
       } else if (value.isZero()) {
         assertOp.emitError() << "runtime check always fails: '"
                              << assertOp.getMsg() << "'";

@@ -90,10 +90,12 @@ def TesselStripHostChecks : Pass<"tessel-strip-host-checks", "ModuleOp"> {
   let summary = "Remove frontend runtime checks and unused globals";
   let description = [{
     torch-mlir emits `cf.assert` for shape checks that are statically true
-    on the static models Tessel compiles, and an unused
-    `ml_program.global @global_seed`. This pass erases `cf.assert` ops whose
-    condition folds to true, and fails with a diagnostic on one that folds to
-    false. Unused `ml_program.global`s are erased.
+    on the static models Tessel compiles, checks on data (embedding index
+    bounds), and an unused `ml_program.global @global_seed`. This pass erases
+    `cf.assert` ops whose condition folds to true, fails with a diagnostic on
+    one that folds to false, and drops data-dependent ones with a warning
+    (kernels do not check them, like a release build). Unused
+    `ml_program.global`s are erased.
   }];
 }
 
@@ -134,6 +136,18 @@ def TesselCompilePtx : Pass<"tessel-compile-ptx", "ModuleOp"> {
            /*default=*/"\"\"",
            "Write the per-kernel resource table as JSON to this file">,
   ];
+}
+
+def TesselExpandScalarOps : Pass<"tessel-expand-scalar-ops", "ModuleOp"> {
+  let summary = "Give linalg ops on 0-d tensors one loop of extent 1";
+  let description = [{
+    Frontends emit linalg ops without loops on 0-d tensors (a fill of a
+    scalar, a scalar type conversion). Every kernel needs a loop to map to
+    blocks and threads, so this pass rewrites each such op into an op with
+    one parallel loop of extent 1 on `tensor<1xT>`, between
+    `tensor.expand_shape` and `tensor.collapse_shape`.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
 #endif // TESSEL_DIALECT_TESSEL_TRANSFORMS_PASSES_TD
