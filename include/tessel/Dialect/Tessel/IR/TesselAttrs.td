@@ -99,8 +99,8 @@ def Tessel_ConfigAttr : Tessel_Attr<"Config", "config"> {
     Example:
 
     ```mlir
-    #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 2]],
-                   unroll = 64, vector = [4, 4]>
+    #tessel.config<tiles = [[4, 1, 8, 4, 1], [4, 1, 16, 1, 1], [32, 8, 1]],
+                   unroll = 64, vector = [2, 1]>
     ```
   }];
   let parameters = (ins

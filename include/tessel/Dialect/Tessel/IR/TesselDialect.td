@@ -33,9 +33,9 @@ def Tessel_Dialect : Dialect {
     %0 = linalg.matmul {
         tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS",
                                        shared = [0, 1], register_accumulator>,
-        tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1],
-                                                [32, 2, 2]],
-                                       unroll = 64, vector = [4, 4]>}
+        tessel.config = #tessel.config<tiles = [[4, 1, 8, 4, 1], [4, 1, 16, 1, 1],
+                                                [32, 8, 1]],
+                                       unroll = 64, vector = [2, 1]>}
         ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>)
         outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
     ```

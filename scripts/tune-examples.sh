@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The main job of `make tune`. Today: compile every model of examples/ to
+# cubins with default schedules and print, per kernel, what ptxas reports.
+# (The tuning driver, tessel-tune, replaces the default schedules later.)
+# Usage: scripts/tune-examples.sh [BUILD_DIR]
+set -euo pipefail
+build=${1:-build}
+chip=${TESSEL_CHIP:-sm_90}
+out=${TESSEL_OUT:-$build/examples}
+mkdir -p "$out"
+status=0
+printf "%-26s %-28s %9s %12s %13s\n" model kernel registers "smem (B)" "spills (B)"
+for f in examples/*.mlir; do
+  b=$(basename "$f" .mlir)
+  if ! "$build/bin/tessel-opt" "$f" --tessel-to-cuda="chip=$chip format=bin resources-file=$out/$b.kernels.json" \
+       -o "$out/$b.cubin.mlir" 2> "$out/$b.log"; then
+    echo "$b: compilation failed, see $out/$b.log" >&2
+    status=1
+    continue
+  fi
+  python3 - "$b" "$out/$b.kernels.json" <<'PY'
+import json, sys
+model, path = sys.argv[1], sys.argv[2]
+for k in json.load(open(path)):
+    spills = k["spill_store_bytes"] + k["spill_load_bytes"]
+    print(f'{model:26} {k["module"]:28} {k["registers"]:9} {k["shared_memory_bytes"]:12} {spills:13}')
+PY
+done
+echo "cubins and per-kernel JSON in $out/ (chip $chip)"
+exit $status
