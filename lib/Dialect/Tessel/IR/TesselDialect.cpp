@@ -21,7 +21,7 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name == kAnchorAttrName || name == kUnrollAttrName ||
-      name == kKernelAttrName) {
+      name == kUnrollLateAttrName || name == kKernelAttrName) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();

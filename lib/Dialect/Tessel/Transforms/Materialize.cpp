@@ -76,13 +76,17 @@ struct TesselMaterializePass
         return signalPassFailure();
       ops->insert(ops->end(), leftovers->begin(), leftovers->end());
     }
-    llvm::SmallSetVector<int64_t, 4> unrollCounts;
+    llvm::SmallSetVector<int64_t, 4> unrollCounts, lateUnrollCounts;
     module.walk([&](Operation *op) {
       if (auto trips =
               op->getAttrOfType<IntegerAttr>(TesselDialect::kUnrollAttrName))
         unrollCounts.insert(trips.getInt());
+      if (auto trips = op->getAttrOfType<IntegerAttr>(
+              TesselDialect::kUnrollLateAttrName))
+        lateUnrollCounts.insert(trips.getInt());
     });
     options.unrollCounts = llvm::to_vector(unrollCounts);
+    options.lateUnrollCounts = llvm::to_vector(lateUnrollCounts);
     if (failed(apply(
             buildScheduleScript(*ops, options, ScheduleScriptPart::Mapping))))
       return signalPassFailure();

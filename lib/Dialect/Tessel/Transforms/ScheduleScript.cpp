@@ -328,8 +328,10 @@ private:
                          StringRef kind, std::string &forall);
   std::string tileFor(StringRef target, const SizeList &sizes,
                       SmallVectorImpl<std::string> &loops);
+  /// Marks `loops` for full unrolling: `late` loops are unrolled after
+  /// the accumulators are hoisted out of them.
   void annotateUnroll(ArrayRef<std::string> loops,
-                      ArrayRef<int64_t> tripCounts);
+                      ArrayRef<int64_t> tripCounts, bool late = false);
   std::string match(StringRef root, int64_t anchor) {
     std::string h = fresh("op");
     line(llvm::formatv("{0} = transform.structured.match attributes "
@@ -357,6 +359,20 @@ private:
   void writeTilingPart();
   void writeMappingPart();
 
+  bool keepsAccumulatorInRegisters(const ScheduledOp &op) const {
+    return isMultiLevel(op) && op.sketch.getRegisterAccumulator() &&
+           op.vectorizable;
+  }
+  /// A fresh handle to the kernel (block forall or gpu.launch) of `op`.
+  std::string matchKernel(const ScheduledOp &op) {
+    std::string h = fresh("launch");
+    line(llvm::formatv("{0} = transform.structured.match attributes "
+                       "{{tessel.kernel = {1} : i64} in {2} : "
+                       "(!transform.any_op) -> !transform.any_op",
+                       h, op.anchor, root));
+    return h;
+  }
+
   int64_t threadsOf(const ScheduledOp &op) const {
     return getThreadsPerBlock(op.sketch, op.config, op.nest);
   }
@@ -381,6 +397,8 @@ private:
   SmallVector<std::string> blockForalls;
   /// Distinct trip counts of loops marked for full unrolling.
   llvm::SmallSetVector<int64_t, 4> unrollCounts;
+  /// The same for loops unrolled after hoisting.
+  llvm::SmallSetVector<int64_t, 4> lateUnrollCounts;
 };
 
 } // namespace
@@ -429,7 +447,7 @@ std::string ScriptWriter::tileFor(StringRef target, const SizeList &sizes,
 }
 
 void ScriptWriter::annotateUnroll(ArrayRef<std::string> loops,
-                                  ArrayRef<int64_t> tripCounts) {
+                                  ArrayRef<int64_t> tripCounts, bool late) {
   for (auto [loop, trips] : llvm::zip(loops, tripCounts)) {
     if (trips <= 1)
       continue;
@@ -437,10 +455,13 @@ void ScriptWriter::annotateUnroll(ArrayRef<std::string> loops,
     line(llvm::formatv("{0} = transform.param.constant {1} : i64 -> "
                        "!transform.param<i64>",
                        p, trips));
-    line(llvm::formatv("transform.annotate {0} \"tessel.unroll\" = {1} : "
+    line(llvm::formatv("transform.annotate {0} \"{1}\" = {2} : "
                        "!transform.any_op, !transform.param<i64>",
-                       loop, p));
-    unrollCounts.insert(trips);
+                       loop,
+                       late ? TesselDialect::kUnrollLateAttrName
+                            : TesselDialect::kUnrollAttrName,
+                       p));
+    (late ? lateUnrollCounts : unrollCounts).insert(trips);
   }
 }
 
@@ -672,7 +693,7 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
       SmallVector<std::string> loops;
       current = tileFor(current, middle, loops);
       if (registerTrips <= op.config.getUnroll())
-        annotateUnroll(loops, trips);
+        annotateUnroll(loops, trips, /*late=*/true);
     }
     SmallVector<int64_t> spaceTrips;
     SizeList outer = sizesFor(identity(op), [&](unsigned l) -> std::string {
@@ -766,41 +787,65 @@ void ScriptWriter::writeRegisterLevelCleanup() {
       foldAliases(launch);
     }
   };
+  for (int64_t trips : options.unrollCounts)
+    unrollCounts.insert(trips);
+  for (int64_t trips : options.lateUnrollCounts)
+    lateUnrollCounts.insert(trips);
+  auto unroll = [&](StringRef attr, ArrayRef<int64_t> counts, StringRef f) {
+    for (int64_t trips : counts) {
+      std::string loops = fresh("unroll");
+      line(llvm::formatv("{0} = transform.structured.match attributes "
+                         "{{{1} = {2} : i64} in {3} : "
+                         "(!transform.any_op) -> !transform.any_op",
+                         loops, attr, trips, f));
+      line(llvm::formatv("transform.loop.unroll {0} {{factor = {1}} : "
+                         "!transform.any_op",
+                         loops, trips));
+    }
+  };
+  // Drop the unit dims vectorization gives per-thread tiles, before any
+  // loop carries a vector: n-D unit vectors in loop-carried accumulators
+  // survive into the NVVM lowering, which cannot lower their broadcasts.
+  for (const ScheduledOp &op : ops) {
+    if (!keepsAccumulatorInRegisters(op))
+      continue;
+    std::string launch = matchKernel(op);
+    line(llvm::formatv("transform.apply_patterns to {0} {{ "
+                       "transform.apply_patterns.vector.cast_away_vector_"
+                       "leading_one_dim } : !transform.any_op",
+                       launch));
+  }
+  // Virtual-thread and register-tile loops first: afterwards every
+  // accumulator access is invariant in the reduction loops around it.
   std::string f = funcs();
+  unroll(TesselDialect::kUnrollAttrName, unrollCounts.getArrayRef(), f);
+  canonicalize(f);
   foldKernels();
+  // Folding writes the index computation of each access anew; the read and
+  // the write of an accumulator must share it to be hoisted as a pair.
+  canonicalize(f);
   std::string hoisted = fresh("hoisted");
   line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
                      "transfers {1} : (!transform.any_op) -> !transform.any_op",
                      hoisted, f));
-  for (int64_t trips : options.unrollCounts)
-    unrollCounts.insert(trips);
-  for (int64_t trips : unrollCounts) {
-    std::string loops = fresh("unroll");
-    line(llvm::formatv("{0} = transform.structured.match attributes "
-                       "{{tessel.unroll = {1} : i64} in {2} : "
-                       "(!transform.any_op) -> !transform.any_op",
-                       loops, trips, hoisted));
-    line(llvm::formatv("transform.loop.unroll {0} {{factor = {1}} : "
-                       "!transform.any_op",
-                       loops, trips));
-  }
+  // Then the register-level reduction loops the unroll setting allows.
+  unroll(TesselDialect::kUnrollLateAttrName, lateUnrollCounts.getArrayRef(),
+         hoisted);
   canonicalize(hoisted);
   foldKernels();
+  canonicalize(hoisted);
   std::string hoisted2 = fresh("hoisted");
   line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
                      "transfers {1} : (!transform.any_op) -> !transform.any_op",
                      hoisted2, hoisted));
-  line(llvm::formatv("transform.apply_patterns to {0} {{\n"
-                     "      transform.apply_patterns.gpu.eliminate_barriers\n"
-                     "    } : !transform.any_op",
-                     hoisted2));
+  // Upstream barrier elimination does not terminate on some kernels whose
+  // K loop carries accumulators; redundant barriers only cost time.
   // The NVVM lowering handles 1-D vectors only: lower the rest here.
   // Canonicalization folds what lower_broadcast expands: applying both in
   // one greedy rewrite does not terminate, so they alternate.
-  for (int round = 0; round < 2; ++round) {
+  auto lowerVectors = [&](StringRef target, bool castAway) {
     line(llvm::formatv(
-        "transform.apply_patterns to {0} {{\n"
-        "      transform.apply_patterns.vector.cast_away_vector_leading_one_dim\n"
+        "transform.apply_patterns to {0} {{\n{1}"
         "      transform.apply_patterns.vector.lower_contraction "
         "lowering_strategy = \"outerproduct\"\n"
         "      transform.apply_patterns.vector.lower_outerproduct\n"
@@ -815,9 +860,26 @@ void ScriptWriter::writeRegisterLevelCleanup() {
         "      transform.apply_patterns.vector.lower_multi_reduction "
         "lowering_strategy = \"innerreduction\"\n"
         "    } : !transform.any_op",
-        hoisted2));
-    canonicalize(hoisted2);
+        target,
+        castAway ? "      transform.apply_patterns.vector."
+                   "cast_away_vector_leading_one_dim\n"
+                 : ""));
+  };
+  // Other kernels drop unit dims while lowering (their n-D unit broadcasts
+  // do not lower otherwise); in register-accumulating kernels that pattern
+  // set does not terminate on the loop-carried accumulators.
+  for (int round = 0; round < 2; ++round) {
+    for (const ScheduledOp &op : ops)
+      if (!keepsAccumulatorInRegisters(op))
+        lowerVectors(matchKernel(op), /*castAway=*/true);
+    lowerVectors(hoisted2, /*castAway=*/false);
+    // The last round must not be followed by canonicalization, which
+    // would fold lowered broadcasts back into n-D ones.
+    if (round == 0)
+      canonicalize(hoisted2);
   }
+  line(llvm::formatv("transform.apply_cse to {0} : !transform.any_op",
+                     hoisted2));
 }
 
 void ScriptWriter::writeTilingPart() {

@@ -53,6 +53,10 @@ def Tessel_Dialect : Dialect {
     /// Name of the integer marker of a loop that a transform script fully
     /// unrolls; its value is the loop's trip count.
     static constexpr ::llvm::StringLiteral kUnrollAttrName = "tessel.unroll";
+    /// Like `tessel.unroll`, for loops unrolled after accumulators are
+    /// hoisted out of them.
+    static constexpr ::llvm::StringLiteral kUnrollLateAttrName =
+        "tessel.unroll_late";
     /// Name of the integer marker of the block-level loop of a kernel.
     static constexpr ::llvm::StringLiteral kKernelAttrName = "tessel.kernel";
 

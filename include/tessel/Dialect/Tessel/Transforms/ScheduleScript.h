@@ -57,6 +57,8 @@ struct ScheduleScriptOptions {
   /// Trip counts of the loops marked `tessel.unroll` by an earlier tiling
   /// script, for a mapping script to unroll.
   SmallVector<int64_t> unrollCounts;
+  /// The same for loops marked `tessel.unroll_late`.
+  SmallVector<int64_t> lateUnrollCounts;
 };
 
 /// Which steps of the schedule a script holds.

@@ -1,0 +1,144 @@
+//===- Measurer.h - Timing candidate kernels --------------------*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A Measurer times candidate kernels: on a real GPU, or on a model of one
+// (`sim:<device>`, SimulatedMeasurer.h). A candidate carries the facts a
+// measurer needs beyond the kernel itself: its launch shape, what ptxas
+// reported, and the schedule facts a model of the GPU reads. Every result
+// says whether it was simulated, so simulated timings are never mistaken for
+// measured ones.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TUNING_MEASURE_MEASURER_H
+#define TESSEL_TUNING_MEASURE_MEASURER_H
+
+#include "tessel/Dialect/Tessel/Transforms/KernelResources.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace tessel {
+
+/// The outcome of measuring one candidate.
+enum class MeasureStatus {
+  Ok,
+  CompileError,
+  LaunchError,
+  WrongResult,
+  Timeout,
+  OutOfResources,
+};
+
+/// "ok", "compile_error", "launch_error", "wrong_result", "timeout",
+/// "out_of_resources".
+llvm::StringRef stringifyMeasureStatus(MeasureStatus status);
+/// The inverse of stringifyMeasureStatus; std::nullopt for other strings.
+std::optional<MeasureStatus> symbolizeMeasureStatus(llvm::StringRef text);
+
+/// Statistics of the repeated timings of one candidate, in microseconds.
+struct TimingStats {
+  double medianUs = 0;
+  double minUs = 0;
+  double maxUs = 0;
+  /// Sample standard deviation (0 for fewer than two repeats).
+  double stddevUs = 0;
+  int repeats = 0;
+
+  /// Statistics of `samplesUs` (all zero when empty).
+  static TimingStats fromSamples(llvm::ArrayRef<double> samplesUs);
+};
+
+/// One kernel to time: its launch shape, its ptxas resources and the facts of
+/// its schedule that a model of the GPU needs. Byte and FLOP counts are for
+/// the whole grid.
+struct MeasureCandidate {
+  /// Identifies the candidate in results and logs (e.g. a schedule hash).
+  std::string key;
+
+  /// Thread blocks in the grid.
+  int64_t gridBlocks = 1;
+  /// Threads per block.
+  int64_t blockThreads = 1;
+  /// Registers, spills and static shared memory, as reported by ptxas.
+  KernelResources resources;
+
+  /// Floating-point operations of the whole grid (an FMA is 2).
+  double flops = 0;
+  /// Unique bytes read from / written to global memory (the footprint).
+  int64_t globalBytesRead = 0;
+  int64_t globalBytesWritten = 0;
+  /// Bytes that all blocks together request from global memory, counting
+  /// re-reads of the same data by different blocks; 0 means "the footprint"
+  /// (no data is read twice).
+  int64_t globalBytesRequested = 0;
+  /// Bytes moved through shared memory by the whole grid (stores + loads).
+  int64_t sharedBytesMoved = 0;
+  /// Accumulators held in registers per thread (the register tile).
+  int64_t registerTile = 1;
+  /// Elements per global load instruction (1, 2 or 4).
+  int64_t vectorWidth = 1;
+  /// Bytes per element.
+  int64_t elementBytes = 4;
+  /// Whether consecutive threads access consecutive innermost elements.
+  bool coalesced = true;
+  /// Threads of a warp that hit the same shared-memory bank (1 = no
+  /// conflict, 32 = fully serialized).
+  int64_t bankConflictDegree = 1;
+  /// Unroll factor of the innermost loop.
+  int64_t unroll = 1;
+
+  /// globalBytesRead + globalBytesWritten.
+  int64_t getFootprintBytes() const {
+    return globalBytesRead + globalBytesWritten;
+  }
+};
+
+/// The measurement of one candidate.
+struct MeasureResult {
+  /// The candidate's key.
+  std::string key;
+  MeasureStatus status = MeasureStatus::Ok;
+  /// Valid when status is Ok.
+  TimingStats timing;
+  KernelResources resources;
+  /// True when the timing comes from a model rather than a GPU.
+  bool simulated = false;
+  /// The measurer's device, e.g. "sim:h100-sxm" or "cuda:0".
+  std::string device;
+  /// Why the status is not Ok, or notes about the measurement.
+  std::string message;
+
+  bool isOk() const { return status == MeasureStatus::Ok; }
+  /// The result as a JSON object (status as a string, timings in "*_us").
+  llvm::json::Object toJSON() const;
+};
+
+/// Times candidate kernels on one device.
+class Measurer {
+public:
+  virtual ~Measurer();
+
+  /// The device this measurer times on, e.g. "sim:h100-sxm".
+  virtual std::string name() const = 0;
+  /// True when timings come from a model, not from a GPU.
+  virtual bool isSimulated() const = 0;
+  /// Measures every candidate; one result per candidate, in order.
+  virtual std::vector<MeasureResult>
+  measure(llvm::ArrayRef<MeasureCandidate> candidates) = 0;
+};
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_TUNING_MEASURE_MEASURER_H

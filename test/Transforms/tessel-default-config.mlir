@@ -1,0 +1,141 @@
+// RUN: tessel-opt %s -split-input-file --tessel-default-config -verify-diagnostics | FileCheck %s
+
+// Contractions get multi_level_tiling with both inputs staged in shared memory
+// and the accumulator in registers: 16 blocks of 256 threads.
+// CHECK-LABEL: func @matmul
+// CHECK: linalg.matmul {tessel.config = #tessel.config<tiles = {{\[}}[4, 1, 16, 4, 1], [4, 1, 16, 4, 1], [32, 8, 1]], unroll = 16, vector = [2, 2]>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1], register_accumulator>}
+func.func @matmul(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<256x256xf32>, tensor<256x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %0 : tensor<256x256xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @conv
+// CHECK: linalg.conv_2d_nchw_fchw
+// CHECK-SAME: tessel.config = #tessel.config<tiles = {{\[}}[1, 1, 1, 1, 1], [16, 1, 1, 1, 1], [1, 1, 16, 2, 1], [1, 1, 16, 2, 1], [1, 3, 1], [1, 3, 1], [1, 3, 1]], unroll = 16>
+// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", register_accumulator>
+func.func @conv(%i: tensor<1x3x34x34xf32>, %f: tensor<16x3x3x3xf32>, %o: tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%i, %f : tensor<1x3x34x34xf32>, tensor<16x3x3x3xf32>) outs(%o : tensor<1x16x32x32xf32>) -> tensor<1x16x32x32xf32>
+  return %0 : tensor<1x16x32x32xf32>
+}
+
+// -----
+
+// Everything without a reduction gets two_level_injective.
+// CHECK-LABEL: func @elementwise
+// CHECK: linalg.generic
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[128, 1], [3, 256]], unroll = 0>, tessel.sketch = #tessel.sketch<two_level_injective, "SS">}
+#map = affine_map<(d0, d1) -> (d0, d1)>
+func.func @elementwise(%x: tensor<128x768xf32>, %init: tensor<128x768xf32>) -> tensor<128x768xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<128x768xf32>) outs(%init : tensor<128x768xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %r = arith.maximumf %in, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<128x768xf32>
+  return %0 : tensor<128x768xf32>
+}
+
+// -----
+
+// Reductions get multi_level_tiling today (cross_thread_reduction cannot be
+// materialized yet), with no shared operand: there is no reuse.
+// CHECK-LABEL: func @reduction
+// CHECK: linalg.generic
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[8, 1, 16, 1, 1], [768, 1, 1]], unroll = 16>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">}
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+func.func @reduction(%x: tensor<128x768xf32>, %init: tensor<128xf32>) -> tensor<128xf32> {
+  %0 = linalg.generic {indexing_maps = [#map, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<128x768xf32>) outs(%init : tensor<128xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<128xf32>
+  return %0 : tensor<128xf32>
+}
+
+// -----
+
+// An op with a schedule keeps it exactly.
+// CHECK-LABEL: func @already_scheduled
+// CHECK: linalg.matmul {tessel.config = #tessel.config<tiles = {{\[}}[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], unroll = 64, vector = [1, 1]>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1], register_accumulator>}
+func.func @already_scheduled(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1], register_accumulator>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], unroll = 64, vector = [1, 1]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+// A sketch without config is a tuning request: the pass leaves it alone.
+// CHECK-LABEL: func @sketch_only
+// CHECK: linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1]>} ins
+func.func @sketch_only(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+// The elementwise consumer fused into the annotated matmul gets no schedule
+// of its own.
+// CHECK-LABEL: func @fused_consumer_left_alone
+// CHECK: linalg.matmul
+// CHECK-SAME: fused_consumers = 1
+// CHECK: linalg.generic
+// CHECK-NOT: tessel.
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @fused_consumer_left_alone(%a: tensor<64x256xf32>, %b: tensor<256x64xf32>, %bias: tensor<64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x64xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1], fused_consumers = 1>,
+                       tessel.config = #tessel.config<tiles = [[1, 1, 16, 4, 1], [2, 2, 16, 1, 1], [64, 2, 2]]>}
+    ins(%a, %b : tensor<64x256xf32>, tensor<256x64xf32>) outs(%fill : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %out = tensor.empty() : tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<64x64xf32>, tensor<64xf32>) outs(%out : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// Ops already mapped to a GPU kernel are not scheduled again.
+// CHECK-LABEL: func @inside_forall
+// CHECK: scf.forall
+// CHECK: linalg.fill ins
+// CHECK-NOT: tessel.
+// CHECK: return
+func.func @inside_forall(%t: tensor<64xf32>) -> tensor<64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = scf.forall (%i) in (4) shared_outs(%o = %t) -> (tensor<64xf32>) {
+    %off = affine.apply affine_map<(d0) -> (d0 * 16)>(%i)
+    %s = tensor.extract_slice %o[%off] [16] [1] : tensor<64xf32> to tensor<16xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%s : tensor<16xf32>) -> tensor<16xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %f into %o[%off] [16] [1] : tensor<16xf32> into tensor<64xf32>
+    }
+  }
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+func.func @dynamic_shape(%a: tensor<?x256xf32>, %b: tensor<256x64xf32>, %c: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // expected-error @+1 {{cannot give 'linalg.matmul' a default schedule: Tessel needs static shapes and at least one parallel loop}}
+  %0 = linalg.matmul ins(%a, %b : tensor<?x256xf32>, tensor<256x64xf32>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
