@@ -818,7 +818,9 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   // Virtual-thread and register-tile loops first: afterwards every
   // accumulator access is invariant in the reduction loops around it.
   std::string f = funcs();
-  unroll(TesselDialect::kUnrollAttrName, unrollCounts.getArrayRef(), f);
+  // `structured.match` takes exactly one target: match in the root, not in
+  // the (possibly several) functions.
+  unroll(TesselDialect::kUnrollAttrName, unrollCounts.getArrayRef(), root);
   canonicalize(f);
   foldKernels();
   // Folding writes the index computation of each access anew; the read and
@@ -830,7 +832,7 @@ void ScriptWriter::writeRegisterLevelCleanup() {
                      hoisted, f));
   // Then the register-level reduction loops the unroll setting allows.
   unroll(TesselDialect::kUnrollLateAttrName, lateUnrollCounts.getArrayRef(),
-         hoisted);
+         root);
   canonicalize(hoisted);
   foldKernels();
   canonicalize(hoisted);
@@ -951,7 +953,7 @@ void ScriptWriter::writeMappingPart() {
   line(llvm::formatv("{0} = transform.structured.match ops{{[\"memref.alloca\"]}"
                      " in {1} : (!transform.any_op) -> "
                      "!transform.op<\"memref.alloca\">",
-                     allocas, funcs));
+                     allocas, root));
   line(llvm::formatv("{0}, {1} = transform.memref.alloca_to_global {2} : "
                      "(!transform.op<\"memref.alloca\">) -> "
                      "(!transform.any_op, !transform.any_op)",
