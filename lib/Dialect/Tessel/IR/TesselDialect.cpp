@@ -21,7 +21,8 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name == kAnchorAttrName || name == kUnrollAttrName ||
-      name == kUnrollLateAttrName || name == kKernelAttrName) {
+      name == kUnrollLateAttrName || name == kKernelAttrName ||
+      name == kAccumulatorsAttrName) {
     if (!isa<IntegerAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be an integer";
     return success();

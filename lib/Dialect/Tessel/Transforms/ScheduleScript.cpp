@@ -363,13 +363,16 @@ private:
     return isMultiLevel(op) && op.sketch.getRegisterAccumulator() &&
            op.vectorizable;
   }
-  /// A fresh handle to the kernel (block forall or gpu.launch) of `op`.
-  std::string matchKernel(const ScheduledOp &op) {
-    std::string h = fresh("launch");
+  /// A fresh handle to all kernels that keep (or do not keep) their
+  /// accumulators in registers: one match for many kernels, since each
+  /// match walks the whole module.
+  std::string matchKernelClass(bool registers) {
+    std::string h = fresh("launches");
     line(llvm::formatv("{0} = transform.structured.match attributes "
-                       "{{tessel.kernel = {1} : i64} in {2} : "
+                       "{{{1} = {2} : i64} in {3} : "
                        "(!transform.any_op) -> !transform.any_op",
-                       h, op.anchor, root));
+                       h, TesselDialect::kAccumulatorsAttrName,
+                       registers ? 1 : 0, root));
     return h;
   }
 
@@ -741,6 +744,13 @@ void ScriptWriter::writeGpuMapping() {
     line(llvm::formatv("transform.annotate {0} \"tessel.kernel\" = {1} : "
                        "!transform.any_op, !transform.param<i64>",
                        launch, id));
+    std::string cls = fresh("class");
+    line(llvm::formatv("{0} = transform.param.constant {1} : i64 -> "
+                       "!transform.param<i64>",
+                       cls, keepsAccumulatorInRegisters(op) ? 1 : 0));
+    line(llvm::formatv("transform.annotate {0} \"{1}\" = {2} : "
+                       "!transform.any_op, !transform.param<i64>",
+                       launch, TesselDialect::kAccumulatorsAttrName, cls));
     std::string mapped = fresh("mapped");
     line(llvm::formatv("{0} = transform.gpu.map_nested_forall_to_threads {1} "
                        "block_dims = [{2}, 1, 1] : (!transform.any_op) -> "
@@ -774,19 +784,8 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   // accumulators in registers, so that hoisting sees loop-invariant
   // accesses. Only those kernels: the patterns do not terminate on some
   // reshaped views elsewhere.
-  auto foldKernels = [&] {
-    for (const ScheduledOp &op : ops) {
-      if (!isMultiLevel(op) || !op.sketch.getRegisterAccumulator() ||
-          !op.vectorizable)
-        continue;
-      std::string launch = fresh("launch");
-      line(llvm::formatv("{0} = transform.structured.match attributes "
-                         "{{tessel.kernel = {1} : i64} in {2} : "
-                         "(!transform.any_op) -> !transform.any_op",
-                         launch, op.anchor, root));
-      foldAliases(launch);
-    }
-  };
+  auto foldKernels = [&] { foldAliases(matchKernelClass(true)); };
+
   for (int64_t trips : options.unrollCounts)
     unrollCounts.insert(trips);
   for (int64_t trips : options.lateUnrollCounts)
@@ -806,15 +805,10 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   // Drop the unit dims vectorization gives per-thread tiles, before any
   // loop carries a vector: n-D unit vectors in loop-carried accumulators
   // survive into the NVVM lowering, which cannot lower their broadcasts.
-  for (const ScheduledOp &op : ops) {
-    if (!keepsAccumulatorInRegisters(op))
-      continue;
-    std::string launch = matchKernel(op);
-    line(llvm::formatv("transform.apply_patterns to {0} {{ "
-                       "transform.apply_patterns.vector.cast_away_vector_"
-                       "leading_one_dim } : !transform.any_op",
-                       launch));
-  }
+  line(llvm::formatv("transform.apply_patterns to {0} {{ "
+                     "transform.apply_patterns.vector.cast_away_vector_"
+                     "leading_one_dim } : !transform.any_op",
+                     matchKernelClass(true)));
   // Virtual-thread and register-tile loops first: afterwards every
   // accumulator access is invariant in the reduction loops around it.
   std::string f = funcs();
@@ -871,9 +865,7 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   // do not lower otherwise); in register-accumulating kernels that pattern
   // set does not terminate on the loop-carried accumulators.
   for (int round = 0; round < 2; ++round) {
-    for (const ScheduledOp &op : ops)
-      if (!keepsAccumulatorInRegisters(op))
-        lowerVectors(matchKernel(op), /*castAway=*/true);
+    lowerVectors(matchKernelClass(false), /*castAway=*/true);
     lowerVectors(hoisted2, /*castAway=*/false);
     // The last round must not be followed by canonicalization, which
     // would fold lowered broadcasts back into n-D ones.

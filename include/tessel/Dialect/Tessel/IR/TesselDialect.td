@@ -59,6 +59,10 @@ def Tessel_Dialect : Dialect {
         "tessel.unroll_late";
     /// Name of the integer marker of the block-level loop of a kernel.
     static constexpr ::llvm::StringLiteral kKernelAttrName = "tessel.kernel";
+    /// Name of the integer marker (1 or 0) of a kernel that keeps (or does
+    /// not keep) its accumulators in registers.
+    static constexpr ::llvm::StringLiteral kAccumulatorsAttrName =
+        "tessel.accumulators";
 
   private:
     void registerAttributes();
