@@ -32,7 +32,7 @@
 // CHECK: scf.yield
 // CHECK: vector.store %{{.*}}, %[[C]]
 // CHECK: gpu.terminator
-// CHECK-NEXT: } {tessel.kernel = 0 : i64}
+// CHECK-NEXT: } {tessel.accumulators = 1 : i64, tessel.kernel = 0 : i64}
 // CHECK-NOT: linalg.
 // CHECK: return %[[C]]
 // CHECK-DAG: memref.global "private" @[[GA]] : memref<1024xi8, #gpu.address_space<workgroup>>
