@@ -358,6 +358,10 @@ private:
   void writeRegisterLevelCleanup();
   void writeTilingPart();
   void writeMappingPart();
+  /// Emits a match of all functions and returns its handle.
+  std::string matchFuncs();
+  /// Vectorizes every linalg op in `funcs`.
+  void vectorize(StringRef funcs);
 
   bool keepsAccumulatorInRegisters(const ScheduledOp &op) const {
     return isMultiLevel(op) && op.sketch.getRegisterAccumulator() &&
@@ -759,14 +763,22 @@ void ScriptWriter::writeGpuMapping() {
   }
 }
 
+std::string ScriptWriter::matchFuncs() {
+  std::string f = fresh("funcs");
+  line(llvm::formatv("{0} = transform.structured.match ops{{[\"func.func\"]} "
+                     "in {1} : (!transform.any_op) -> !transform.any_op",
+                     f, root));
+  return f;
+}
+
+void ScriptWriter::vectorize(StringRef funcs) {
+  line(llvm::formatv("%vectorized = transform.structured.vectorize_children_"
+                     "and_apply_patterns {0} : (!transform.any_op) -> "
+                     "!transform.any_op",
+                     funcs));
+}
+
 void ScriptWriter::writeRegisterLevelCleanup() {
-  auto funcs = [&] {
-    std::string f = fresh("funcs");
-    line(llvm::formatv("{0} = transform.structured.match ops{{[\"func.func\"]} "
-                       "in {1} : (!transform.any_op) -> !transform.any_op",
-                       f, root));
-    return f;
-  };
   auto canonicalize = [&](StringRef f) {
     line(llvm::formatv("transform.apply_cse to {0} : !transform.any_op", f));
     line(llvm::formatv("transform.apply_patterns to {0} {{ "
@@ -811,7 +823,7 @@ void ScriptWriter::writeRegisterLevelCleanup() {
                      matchKernelClass(true)));
   // Virtual-thread and register-tile loops first: afterwards every
   // accumulator access is invariant in the reduction loops around it.
-  std::string f = funcs();
+  std::string f = matchFuncs();
   // `structured.match` takes exactly one target: match in the root, not in
   // the (possibly several) functions.
   unroll(TesselDialect::kUnrollAttrName, unrollCounts.getArrayRef(), root);
@@ -928,15 +940,8 @@ void ScriptWriter::writeTilingPart() {
 }
 
 void ScriptWriter::writeMappingPart() {
-  std::string funcs = fresh("funcs");
-  line(llvm::formatv("{0} = transform.structured.match ops{{[\"func.func\"]} "
-                     "in {1} : (!transform.any_op) -> !transform.any_op",
-                     funcs, root));
   if (options.stopBeforeGpuMapping) {
-    line(llvm::formatv("%vectorized = transform.structured.vectorize_children_"
-                       "and_apply_patterns {0} : (!transform.any_op) -> "
-                       "!transform.any_op",
-                       funcs));
+    vectorize(matchFuncs());
     return;
   }
   line("// Shared buffers become workgroup globals.");
@@ -953,14 +958,7 @@ void ScriptWriter::writeMappingPart() {
   line("// Map the foralls to blocks and threads.");
   writeGpuMapping();
   line("// Vectorize, keep accumulators in registers, unroll.");
-  std::string funcs2 = fresh("funcs");
-  line(llvm::formatv("{0} = transform.structured.match ops{{[\"func.func\"]} "
-                     "in {1} : (!transform.any_op) -> !transform.any_op",
-                     funcs2, root));
-  line(llvm::formatv("%vectorized = transform.structured.vectorize_children_"
-                     "and_apply_patterns {0} : (!transform.any_op) -> "
-                     "!transform.any_op",
-                     funcs2));
+  vectorize(matchFuncs());
   writeRegisterLevelCleanup();
 }
 
