@@ -354,6 +354,21 @@ private:
   /// loops and the thread forall of `op`; returns the thread-level op.
   std::string writeThreadLevel(const ScheduledOp &op, StringRef target,
                                ArrayRef<unsigned> loopMap);
+  /// How a loop level created by `tileLevelAsLoops` is unrolled.
+  enum class UnrollMode {
+    /// Always, before accumulators are hoisted (virtual threads, S3).
+    Always,
+    /// After hoisting, when the levels' total trip count is within the
+    /// config's unroll setting (R1).
+    LateWithinBudget,
+  };
+  /// Turns level `level` of the space (or reduction) loops of `op` into
+  /// `scf.for` loops around `target` (which runs op loops `loopMap`);
+  /// returns the tiled op.
+  std::string tileLevelAsLoops(const ScheduledOp &op, StringRef target,
+                               ArrayRef<unsigned> loopMap, bool reduction,
+                               unsigned level, StringRef knobName,
+                               UnrollMode unroll);
   void writeGpuMapping();
   void writeRegisterLevelCleanup();
   void writeTilingPart();
@@ -535,26 +550,40 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
   (void)index;
 }
 
+std::string ScriptWriter::tileLevelAsLoops(const ScheduledOp &op,
+                                           StringRef target,
+                                           ArrayRef<unsigned> loopMap,
+                                           bool reduction, unsigned level,
+                                           StringRef knobName,
+                                           UnrollMode unroll) {
+  SmallVector<int64_t> trips;
+  SizeList sizes = sizesFor(loopMap, [&](unsigned l) -> std::string {
+    if (op.nest.isReduction[l] != reduction || levels(op, l)[level] == 1)
+      return "";
+    trips.push_back(levels(op, l)[level]);
+    return tileKnob(op, l, level + 1, knobName);
+  });
+  if (sizes.allZero())
+    return target.str();
+  SmallVector<std::string> loops;
+  std::string tiled = tileFor(target, sizes, loops);
+  if (unroll == UnrollMode::Always)
+    annotateUnroll(loops, trips);
+  else if (product(trips) <= op.config.getUnroll())
+    annotateUnroll(loops, trips, /*late=*/true);
+  return tiled;
+}
+
 std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
                                            StringRef target,
                                            ArrayRef<unsigned> loopMap) {
   std::string current = target.str();
   // Virtual threads: strided tiles of one thread, as loops around the
   // thread forall.
-  if (isMultiLevel(op)) {
-    SmallVector<int64_t> trips;
-    SizeList sizes = sizesFor(loopMap, [&](unsigned l) -> std::string {
-      if (op.nest.isReduction[l] || levels(op, l)[1] == 1)
-        return "";
-      trips.push_back(levels(op, l)[1]);
-      return tileKnob(op, l, 2, "vthread_tile");
-    });
-    if (!sizes.allZero()) {
-      SmallVector<std::string> loops;
-      current = tileFor(current, sizes, loops);
-      annotateUnroll(loops, trips);
-    }
-  }
+  if (isMultiLevel(op))
+    current = tileLevelAsLoops(op, current, loopMap, /*reduction=*/false,
+                               /*level=*/1, "vthread_tile",
+                               UnrollMode::Always);
   unsigned threadLevel = *op.sketch.getThreadLevel();
   bool singleThread = threadsOf(op) == 1;
   unsigned firstSpace =
@@ -688,32 +717,12 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
   if (isMultiLevel(op)) {
     // Register levels inside a thread: the middle reduction level (R1) and
     // the outer register space level (S3).
-    SmallVector<int64_t> trips;
-    SizeList middle = sizesFor(identity(op), [&](unsigned l) -> std::string {
-      if (!op.nest.isReduction[l] || levels(op, l)[1] == 1)
-        return "";
-      trips.push_back(levels(op, l)[1]);
-      return tileKnob(op, l, 2, "inner_tile");
-    });
-    int64_t registerTrips = product(trips);
-    if (!middle.allZero()) {
-      SmallVector<std::string> loops;
-      current = tileFor(current, middle, loops);
-      if (registerTrips <= op.config.getUnroll())
-        annotateUnroll(loops, trips, /*late=*/true);
-    }
-    SmallVector<int64_t> spaceTrips;
-    SizeList outer = sizesFor(identity(op), [&](unsigned l) -> std::string {
-      if (op.nest.isReduction[l] || levels(op, l)[3] == 1)
-        return "";
-      spaceTrips.push_back(levels(op, l)[3]);
-      return tileKnob(op, l, 4, "register_tile");
-    });
-    if (!outer.allZero()) {
-      SmallVector<std::string> loops;
-      current = tileFor(current, outer, loops);
-      annotateUnroll(loops, spaceTrips);
-    }
+    current = tileLevelAsLoops(op, current, identity(op), /*reduction=*/true,
+                               /*level=*/1, "inner_tile",
+                               UnrollMode::LateWithinBudget);
+    current = tileLevelAsLoops(op, current, identity(op), /*reduction=*/false,
+                               /*level=*/3, "register_tile",
+                               UnrollMode::Always);
   }
 
   // Fused producer of the init and fused consumers follow the op's
