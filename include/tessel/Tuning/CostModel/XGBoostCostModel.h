@@ -1,0 +1,111 @@
+//===- XGBoostCostModel.h - Gradient-boosted-tree cost model ----*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Ansor's cost model (§5.2): gradient-boosted trees (XGBoost, through its C
+// API) trained from scratch on all the records of a task each round, on
+// throughputs normalized by the task's best, with TVM auto_scheduler's
+// hyperparameters. See docs/CostModel.md for where each default comes from
+// and how the objective departs from TVM's pack-sum loss.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TUNING_COSTMODEL_XGBOOSTCOSTMODEL_H
+#define TESSEL_TUNING_COSTMODEL_XGBOOSTCOSTMODEL_H
+
+#include "tessel/Tuning/CostModel/CostModel.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+namespace tessel {
+
+/// The loss that the trees minimize.
+enum class XGBoostObjective {
+  /// `reg:squarederror` on normalized throughputs, each sample weighted by
+  /// its normalized throughput (TVM's weights). The default.
+  SquaredError,
+  /// `rank:pairwise`: only the order of the throughputs matters.
+  PairwiseRank,
+};
+
+/// The hyperparameters of XGBoostCostModel. The defaults are TVM
+/// auto_scheduler's (python/tvm/auto_scheduler/cost_model/xgb_model.py),
+/// except nthread (TVM: half the cores).
+struct XGBoostCostModelOptions {
+  /// Maximum depth of a tree.
+  int maxDepth = 10;
+  /// Minimum loss reduction to split a leaf.
+  double gamma = 0.001;
+  /// Minimum sum of hessians in a child.
+  double minChildWeight = 0;
+  /// Learning rate.
+  double eta = 0.2;
+  /// Most boosting rounds per train().
+  int maxRounds = 10000;
+  /// Training stops after this many rounds without improving the training
+  /// metric (RMSE of the normalized throughputs, or 1 - their Spearman
+  /// correlation for PairwiseRank); the trees after the best round are
+  /// dropped.
+  int earlyStoppingRounds = 50;
+  /// XGBoost's random seed (TVM: 43).
+  uint64_t seed = 43;
+  /// Threads XGBoost uses; 1 makes training reproducible bit for bit.
+  int nthread = 1;
+  XGBoostObjective objective = XGBoostObjective::SquaredError;
+};
+
+/// A CostModel of gradient-boosted trees. Each train() retrains from scratch
+/// on the given records; predict() before any train() or load fails.
+class XGBoostCostModel : public CostModel {
+public:
+  explicit XGBoostCostModel(XGBoostCostModelOptions options = {});
+  ~XGBoostCostModel() override;
+  XGBoostCostModel(const XGBoostCostModel &) = delete;
+  XGBoostCostModel &operator=(const XGBoostCostModel &) = delete;
+
+  llvm::StringRef name() const override { return "xgboost"; }
+
+  /// Normalizes `throughputs` by their maximum (one task; normalize per
+  /// task beforehand with normalizeThroughputs() for records of several
+  /// tasks) and boosts a new model on them.
+  llvm::Error train(llvm::ArrayRef<FeatureVector> features,
+                    llvm::ArrayRef<double> throughputs) override;
+
+  llvm::Expected<std::vector<double>>
+  predict(llvm::ArrayRef<FeatureVector> features) override;
+
+  /// Whether a model was trained or loaded.
+  bool isTrained() const { return booster != nullptr; }
+
+  /// Boosting rounds kept by the last train() (0 when untrained).
+  int getNumRounds() const { return numRounds; }
+
+  /// Serializes the trained model (XGBoost's UBJSON format, which also
+  /// records the feature width).
+  llvm::Expected<std::string> save() const;
+
+  /// Replaces the model with one that save() produced. Fails if the
+  /// buffer is not a model, or if its feature width differs from the width
+  /// this model already uses.
+  llvm::Error load(llvm::StringRef buffer);
+
+  const XGBoostCostModelOptions &getOptions() const { return options; }
+
+  /// The version of the XGBoost library in use, e.g. "1.7.4".
+  static std::string getXGBoostVersion();
+
+private:
+  XGBoostCostModelOptions options;
+  /// The XGBoost BoosterHandle; null until trained or loaded.
+  void *booster = nullptr;
+  int numRounds = 0;
+};
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_TUNING_COSTMODEL_XGBOOSTCOSTMODEL_H
