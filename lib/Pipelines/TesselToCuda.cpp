@@ -71,13 +71,15 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
   pm.addPass(createTesselExpandScalarOps());
   if (options.defaultConfigs)
     pm.addPass(createTesselDefaultConfig());
-  pm.addPass(createTesselMaterialize());
+  TesselMaterializeOptions materialize;
+  materialize.recordFacts = true;
+  pm.addPass(createTesselMaterialize(materialize));
 
   // Kernels: outline, lower to NVVM, serialize to PTX.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createTesselOutlineKernels());
   pm.addPass(createSymbolDCEPass());
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;

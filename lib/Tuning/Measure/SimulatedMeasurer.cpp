@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/Measure/LaunchPlan.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
@@ -73,6 +74,62 @@ static SimulatedEstimate fail(SimulatedEstimate estimate, MeasureStatus status,
   estimate.status = status;
   estimate.message = std::move(message);
   return estimate;
+}
+
+MeasureCandidate tessel::getLaunchCandidate(const PlanLaunch &launch) {
+  MeasureCandidate candidate;
+  candidate.key = launch.module;
+  candidate.gridBlocks = launch.getGridBlocks();
+  candidate.blockThreads = launch.getBlockThreads();
+  candidate.resources = launch.resources;
+  if (launch.facts) {
+    const KernelFacts &f = *launch.facts;
+    candidate.flops = f.flops;
+    candidate.globalBytesRead = f.globalBytesRead;
+    candidate.globalBytesWritten = f.globalBytesWritten;
+    candidate.globalBytesRequested = f.globalBytesRequested;
+    candidate.sharedBytesMoved = f.sharedBytesMoved;
+    candidate.registerTile = f.registerTile;
+    candidate.vectorWidth = f.vectorWidth;
+    candidate.elementBytes = f.elementBytes;
+    candidate.coalesced = f.coalesced;
+    candidate.bankConflictDegree = f.bankConflictDegree;
+    candidate.unroll = f.unroll;
+  }
+  return candidate;
+}
+
+SimulatedEstimate
+SimulatedMeasurer::estimatePlan(const LaunchPlan &plan,
+                                KernelResources *heaviest) const {
+  SimulatedEstimate total;
+  double slowest = -1;
+  for (const PlanLaunch *launch : plan.getLaunches()) {
+    SimulatedEstimate e = estimate(getLaunchCandidate(*launch));
+    if (e.status != MeasureStatus::Ok) {
+      e.message = "kernel " + launch->module + ": " + e.message;
+      return e;
+    }
+    if (e.totalUs > slowest) {
+      // The plan reports the occupancy, waves and bound of its slowest
+      // kernel, and the sums of the times.
+      slowest = e.totalUs;
+      double computeUs = total.computeUs, dramUs = total.dramUs,
+             l2Us = total.l2Us, sharedUs = total.sharedUs,
+             totalUs = total.totalUs;
+      total = e;
+      total.computeUs = computeUs, total.dramUs = dramUs, total.l2Us = l2Us,
+      total.sharedUs = sharedUs, total.totalUs = totalUs;
+      if (heaviest)
+        *heaviest = launch->resources;
+    }
+    total.computeUs += e.computeUs * e.waves.waves;
+    total.dramUs += e.dramUs * e.waves.waves;
+    total.l2Us += e.l2Us * e.waves.waves;
+    total.sharedUs += e.sharedUs * e.waves.waves;
+    total.totalUs += e.totalUs;
+  }
+  return total;
 }
 
 SimulatedEstimate
@@ -213,11 +270,18 @@ SimulatedMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
   std::vector<MeasureResult> results;
   results.reserve(candidates.size());
   for (const MeasureCandidate &candidate : candidates) {
-    SimulatedEstimate e = estimate(candidate);
+    SimulatedEstimate e;
+    KernelResources resources = candidate.resources;
+    if (candidate.plan) {
+      // A compiled module: its launches run one after the other.
+      e = estimatePlan(*candidate.plan, &resources);
+    } else {
+      e = estimate(candidate);
+    }
     MeasureResult result;
     result.key = candidate.key;
     result.status = e.status;
-    result.resources = candidate.resources;
+    result.resources = resources;
     result.simulated = true;
     result.device = name();
     if (e.status != MeasureStatus::Ok) {

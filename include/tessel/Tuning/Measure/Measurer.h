@@ -23,12 +23,16 @@
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir {
 namespace tessel {
+
+struct LaunchPlan;
+struct ReferenceData;
 
 /// The outcome of measuring one candidate.
 enum class MeasureStatus {
@@ -97,6 +101,16 @@ struct MeasureCandidate {
   int64_t bankConflictDegree = 1;
   /// Unroll factor of the innermost loop.
   int64_t unroll = 1;
+
+  /// A compiled candidate: the launches to run, with their cubins. When
+  /// set, a GPU measurer runs the plan, and the simulated GPU times each of
+  /// its launches from the launch's facts (the fields above are unused).
+  std::shared_ptr<const LaunchPlan> plan;
+  /// Inputs and expected outputs for the plan's arguments and results; the
+  /// plan is timed without verification when null.
+  std::shared_ptr<const ReferenceData> reference;
+  /// FLOPs of the whole plan (for GFLOP/s).
+  double planFlops = 0;
 
   /// globalBytesRead + globalBytesWritten.
   int64_t getFootprintBytes() const {

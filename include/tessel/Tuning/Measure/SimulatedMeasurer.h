@@ -50,6 +50,12 @@ struct SimulatedEstimate {
   std::string bound;
 };
 
+struct PlanLaunch;
+
+/// The candidate the simulated GPU times for one launch of a plan: its
+/// geometry, ptxas resources and recorded kernel facts.
+MeasureCandidate getLaunchCandidate(const PlanLaunch &launch);
+
 /// A measurer that predicts the time of each candidate on the device of a
 /// device file, with seeded lognormal noise. Results are always marked
 /// `simulated` and their device is "sim:<id>".
@@ -66,8 +72,13 @@ public:
   std::vector<MeasureResult>
   measure(llvm::ArrayRef<MeasureCandidate> candidates) override;
 
-  /// The noise-free prediction for `candidate`.
+  /// The noise-free prediction for `candidate` (its fields; not its plan).
   SimulatedEstimate estimate(const MeasureCandidate &candidate) const;
+  /// The noise-free prediction for the launches of `plan`, run in order:
+  /// the sum of their times; occupancy, waves and bound are those of the
+  /// slowest launch, whose resources are stored in `heaviest` if given.
+  SimulatedEstimate estimatePlan(const LaunchPlan &plan,
+                                 KernelResources *heaviest = nullptr) const;
 
   /// Timed repeats per candidate (default 10, at least 1).
   void setRepeats(int repeats);

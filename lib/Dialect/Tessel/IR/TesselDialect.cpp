@@ -27,6 +27,11 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
+  if (name == kFactsAttrName || name == kKernelFactsAttrName) {
+    if (!isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a dictionary";
+    return success();
+  }
   if (name != kSketchAttrName && name != kConfigAttrName)
     return op->emitError() << "unknown tessel attribute '" << name
                            << "'; expected '" << kSketchAttrName << "' or '"

@@ -4,9 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 #include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Parser/Parser.h"
@@ -46,6 +49,31 @@ struct TesselMaterializePass
         module, entry, *scriptModule, transform::TransformOptions());
   }
 
+  /// Records the kernel facts of every op of `ops` (found by its anchor)
+  /// in `facts`, keyed by anchor.
+  void computeFacts(ArrayRef<ScheduledOp> ops,
+                   llvm::DenseMap<int64_t, DictionaryAttr> &facts) {
+    llvm::DenseMap<int64_t, linalg::LinalgOp> byAnchor;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (auto anchor =
+              op->getAttrOfType<IntegerAttr>(TesselDialect::kAnchorAttrName))
+        byAnchor[anchor.getInt()] = op;
+    });
+    for (const ScheduledOp &scheduled : ops) {
+      linalg::LinalgOp op = byAnchor.lookup(scheduled.anchor);
+      if (!op)
+        continue;
+      SmallVector<linalg::LinalgOp> consumers;
+      for (int64_t anchor : scheduled.consumerAnchors)
+        if (linalg::LinalgOp consumer = byAnchor.lookup(anchor))
+          consumers.push_back(consumer);
+      FailureOr<KernelFacts> kernel = computeKernelFacts(
+          op, consumers, scheduled.sketch, scheduled.config);
+      if (succeeded(kernel))
+        facts[scheduled.anchor] = kernel->toAttribute(&getContext());
+    }
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<std::vector<ScheduledOp>> ops = prepareScheduledOps(module);
@@ -53,6 +81,9 @@ struct TesselMaterializePass
       return signalPassFailure();
     if (ops->empty())
       return;
+    llvm::DenseMap<int64_t, DictionaryAttr> facts;
+    if (recordFacts)
+      computeFacts(*ops, facts);
     ScheduleScriptOptions options;
     options.stopBeforeGpuMapping = stopBeforeGpuMapping;
     if (failed(apply(
@@ -69,6 +100,8 @@ struct TesselMaterializePass
     if (failed(leftovers))
       return signalPassFailure();
     if (!leftovers->empty()) {
+      if (recordFacts)
+        computeFacts(*leftovers, facts);
       ScheduleScriptOptions onBuffers = options;
       onBuffers.onBuffers = true;
       if (failed(apply(buildScheduleScript(*leftovers, onBuffers,
@@ -90,6 +123,18 @@ struct TesselMaterializePass
     if (failed(apply(
             buildScheduleScript(*ops, options, ScheduleScriptPart::Mapping))))
       return signalPassFailure();
+
+    // Each kernel carries the facts of its op until it is outlined.
+    if (!recordFacts)
+      return;
+    module.walk([&](gpu::LaunchOp launch) {
+      auto anchor =
+          launch->getAttrOfType<IntegerAttr>(TesselDialect::kKernelAttrName);
+      if (!anchor)
+        return;
+      if (DictionaryAttr kernel = facts.lookup(anchor.getInt()))
+        launch->setAttr(kLaunchFactsAttrName, kernel);
+    });
   }
 };
 } // namespace

@@ -63,6 +63,13 @@ def Tessel_Dialect : Dialect {
     /// not keep) its accumulators in registers.
     static constexpr ::llvm::StringLiteral kAccumulatorsAttrName =
         "tessel.accumulators";
+    /// Name of the dictionary of kernel facts (KernelFacts.h) on a
+    /// `gpu.launch`, until the kernel is outlined.
+    static constexpr ::llvm::StringLiteral kFactsAttrName = "tessel.facts";
+    /// Name of the module dictionary mapping outlined kernel modules to
+    /// their facts.
+    static constexpr ::llvm::StringLiteral kKernelFactsAttrName =
+        "tessel.kernel_facts";
 
   private:
     void registerAttributes();

@@ -67,6 +67,10 @@ def TesselMaterialize : Pass<"tessel-materialize", "ModuleOp"> {
     With `stop-before-gpu-mapping`, the pass stops after bufferization: the
     block and thread levels are still `scf.forall` loops and the IR can run
     on the CPU, which the equivalence tests use.
+
+    With `record-facts` (on in `--tessel-to-cuda`), every `gpu.launch` gets
+    the facts of its op (work, bytes, register tile, ...) as `tessel.facts`;
+    they are not part of the schedule, so emitted scripts do not set them.
   }];
   let options = [
     Option<"stopBeforeGpuMapping", "stop-before-gpu-mapping", "bool",
@@ -75,6 +79,9 @@ def TesselMaterialize : Pass<"tessel-materialize", "ModuleOp"> {
     Option<"dumpScripts", "dump-scripts", "bool", /*default=*/"false",
            "Print the payload and every transform script to stderr before "
            "applying the script">,
+    Option<"recordFacts", "record-facts", "bool", /*default=*/"false",
+           "Record the facts of every kernel (KernelFacts.h) as `tessel.facts` "
+           "on its gpu.launch, for a model of the GPU">,
   ];
   let dependentDialects = [
     "::mlir::transform::TransformDialect",
@@ -136,6 +143,19 @@ def TesselCompilePtx : Pass<"tessel-compile-ptx", "ModuleOp"> {
            /*default=*/"\"\"",
            "Write the per-kernel resource table as JSON to this file">,
   ];
+}
+
+def TesselOutlineKernels : Pass<"tessel-outline-kernels", "ModuleOp"> {
+  let summary = "Outline GPU kernels, keeping the facts of each kernel";
+  let description = [{
+    Runs upstream `gpu-kernel-outlining` and records, for every outlined
+    kernel whose `gpu.launch` carried `tessel.facts` (set by
+    `--tessel-materialize`), those facts in the module attribute
+    `tessel.kernel_facts = {<kernel module> = {...}}`, which survives the
+    lowering to LLVM and to cubins. A model of the GPU (`sim:<device>`)
+    reads it to time compiled kernels.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::DLTIDialect"];
 }
 
 def TesselExpandScalarOps : Pass<"tessel-expand-scalar-ops", "ModuleOp"> {

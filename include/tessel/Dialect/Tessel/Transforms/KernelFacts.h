@@ -1,0 +1,83 @@
+//===- KernelFacts.h - What a scheduled op asks of the GPU ------*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The facts of one kernel that follow from an op and its schedule, before
+// anything is compiled: the work it does, the bytes it moves through global
+// and shared memory, its register tile, its access widths. Materialization
+// records them on every kernel it creates (`tessel.kernel_facts` on the
+// module, keyed by the outlined kernel module), so a model of the GPU
+// (`sim:<device>`) can time the compiled kernel together with what ptxas
+// reported. The formulas are listed in docs/SimulatedGpu.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_TRANSFORMS_KERNELFACTS_H
+#define TESSEL_DIALECT_TESSEL_TRANSFORMS_KERNELFACTS_H
+
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace tessel {
+
+/// Schedule facts of one kernel; byte and FLOP counts are for the whole grid.
+struct KernelFacts {
+  /// Name of the op the kernel runs, without its dialect (e.g. "matmul").
+  std::string opName;
+  /// Floating-point (or integer) operations of the grid; an FMA counts 2.
+  double flops = 0;
+  /// Unique bytes read from and written to global memory.
+  int64_t globalBytesRead = 0;
+  int64_t globalBytesWritten = 0;
+  /// Bytes requested from global memory by all blocks together, counting
+  /// data that several blocks (or unstaged threads) read again.
+  int64_t globalBytesRequested = 0;
+  /// Bytes stored to and loaded from shared memory by the grid.
+  int64_t sharedBytesMoved = 0;
+  /// Independent accumulators per thread held in registers.
+  int64_t registerTile = 1;
+  /// Elements per global load of the staged operands.
+  int64_t vectorWidth = 1;
+  /// Bytes per element of the result.
+  int64_t elementBytes = 4;
+  /// Whether adjacent threads of a warp touch adjacent result elements.
+  bool coalesced = true;
+  /// Threads of a warp that read the same shared-memory bank (1 = none).
+  int64_t bankConflictDegree = 1;
+  /// Unroll factor of the innermost loops (1 when not unrolled).
+  int64_t unroll = 1;
+
+  /// The facts as a dictionary attribute (integers as i64, flops as f64).
+  DictionaryAttr toAttribute(MLIRContext *context) const;
+  /// Reads facts written by toAttribute; std::nullopt if a field is missing.
+  static std::optional<KernelFacts> fromAttribute(DictionaryAttr attr);
+};
+
+/// Computes the facts of `op` scheduled by `sketch` and `config`, with its
+/// fused elementwise `consumers` (in chain order; the last one writes the
+/// result). Fails for dynamic shapes.
+FailureOr<KernelFacts> computeKernelFacts(linalg::LinalgOp op,
+                                          ArrayRef<linalg::LinalgOp> consumers,
+                                          SketchAttr sketch, ConfigAttr config);
+
+/// Name of the module attribute mapping each outlined kernel module to the
+/// facts of its kernel.
+constexpr llvm::StringLiteral kKernelFactsAttrName =
+    TesselDialect::kKernelFactsAttrName;
+/// Name of the attribute carrying the facts of a kernel on its `gpu.launch`
+/// until the kernel is outlined.
+constexpr llvm::StringLiteral kLaunchFactsAttrName =
+    TesselDialect::kFactsAttrName;
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_DIALECT_TESSEL_TRANSFORMS_KERNELFACTS_H

@@ -1,0 +1,271 @@
+//===- KernelFacts.cpp - What a scheduled op asks of the GPU --------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The formulas are those of docs/SimulatedGpu.md ("Kernel facts"); keep the
+// two in sync.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+DictionaryAttr KernelFacts::toAttribute(MLIRContext *context) const {
+  Builder b(context);
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("op", b.getStringAttr(opName)),
+      b.getNamedAttr("flops", b.getF64FloatAttr(flops)),
+      b.getNamedAttr("global_read", b.getI64IntegerAttr(globalBytesRead)),
+      b.getNamedAttr("global_written", b.getI64IntegerAttr(globalBytesWritten)),
+      b.getNamedAttr("global_requested",
+                     b.getI64IntegerAttr(globalBytesRequested)),
+      b.getNamedAttr("shared_moved", b.getI64IntegerAttr(sharedBytesMoved)),
+      b.getNamedAttr("register_tile", b.getI64IntegerAttr(registerTile)),
+      b.getNamedAttr("vector_width", b.getI64IntegerAttr(vectorWidth)),
+      b.getNamedAttr("element_bytes", b.getI64IntegerAttr(elementBytes)),
+      b.getNamedAttr("coalesced", b.getBoolAttr(coalesced)),
+      b.getNamedAttr("bank_conflicts", b.getI64IntegerAttr(bankConflictDegree)),
+      b.getNamedAttr("unroll", b.getI64IntegerAttr(unroll)),
+  };
+  return b.getDictionaryAttr(fields);
+}
+
+std::optional<KernelFacts> KernelFacts::fromAttribute(DictionaryAttr attr) {
+  if (!attr)
+    return std::nullopt;
+  KernelFacts facts;
+  auto getInt = [&](StringRef name, int64_t &out) {
+    auto value = attr.getAs<IntegerAttr>(name);
+    if (value)
+      out = value.getInt();
+    return static_cast<bool>(value);
+  };
+  auto op = attr.getAs<StringAttr>("op");
+  auto flops = attr.getAs<FloatAttr>("flops");
+  auto coalesced = attr.getAs<BoolAttr>("coalesced");
+  if (!op || !flops || !coalesced)
+    return std::nullopt;
+  facts.opName = op.getValue().str();
+  facts.flops = flops.getValueAsDouble();
+  facts.coalesced = coalesced.getValue();
+  if (!getInt("global_read", facts.globalBytesRead) ||
+      !getInt("global_written", facts.globalBytesWritten) ||
+      !getInt("global_requested", facts.globalBytesRequested) ||
+      !getInt("shared_moved", facts.sharedBytesMoved) ||
+      !getInt("register_tile", facts.registerTile) ||
+      !getInt("vector_width", facts.vectorWidth) ||
+      !getInt("element_bytes", facts.elementBytes) ||
+      !getInt("bank_conflicts", facts.bankConflictDegree) ||
+      !getInt("unroll", facts.unroll))
+    return std::nullopt;
+  return facts;
+}
+
+/// Arithmetic operations per iteration of the op's body: every arith or
+/// math op that computes a non-index value (constants excluded).
+static int64_t countBodyOperations(linalg::LinalgOp op) {
+  int64_t count = 0;
+  op.getBlock()->walk([&](Operation *inner) {
+    Dialect *dialect = inner->getDialect();
+    if (!dialect || isa<arith::ConstantOp>(inner) || inner->getNumResults() != 1)
+      return;
+    if (!isa<arith::ArithDialect, math::MathDialect>(dialect))
+      return;
+    if (inner->getResult(0).getType().isIndex())
+      return;
+    ++count;
+  });
+  return count;
+}
+
+static int64_t getElementBytes(Value value) {
+  Type type = getElementTypeOrSelf(value.getType());
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+static int64_t product(ArrayRef<int64_t> values) {
+  return std::accumulate(values.begin(), values.end(), int64_t(1),
+                         std::multiplies<int64_t>());
+}
+
+/// Bytes of the result written by `op`.
+static int64_t getResultBytes(linalg::LinalgOp op, ArrayRef<int64_t> extents) {
+  int64_t bytes = 0;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    bytes += getFootprint(op.getMatchingIndexingMap(&init), extents) *
+             getElementBytes(init.get());
+  return bytes;
+}
+
+FailureOr<KernelFacts>
+tessel::computeKernelFacts(linalg::LinalgOp op,
+                           ArrayRef<linalg::LinalgOp> consumers,
+                           SketchAttr sketch, ConfigAttr config) {
+  FailureOr<LoopNest> nest = LoopNest::get(op);
+  if (failed(nest))
+    return failure();
+  KernelFacts facts;
+  // The op's name without its dialect ("matmul"), so that compiled modules
+  // hold no "linalg." text.
+  facts.opName = op->getName().stripDialect().str();
+  const SmallVector<int64_t> &extents = nest->extents;
+  unsigned numLoops = nest->size();
+
+  int64_t threads = getThreadsPerBlock(sketch, config, *nest);
+  int64_t blocks = getNumBlocks(sketch, config, *nest);
+  SmallVector<int64_t> blockTile = getBlockTile(sketch, config, *nest);
+  bool crossThread = sketch.getKind() == SketchKind::CrossThreadReduction;
+  std::optional<unsigned> threadLevel = sketch.getThreadLevel();
+  std::optional<unsigned> reductionThreadLevel =
+      sketch.getReductionThreadLevel();
+
+  // Steps of the staged reduction each block runs, and what one thread
+  // covers of the block tile in one step.
+  int64_t steps = 1;
+  SmallVector<int64_t> threadTile(numLoops, 1);
+  SmallVector<int64_t> innerContiguous(numLoops, 1);
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    ArrayRef<int64_t> levels = config.getLoopTiles(loop);
+    if (nest->isReduction[loop]) {
+      if (!crossThread)
+        steps *= levels.front();
+      threadTile[loop] = reductionThreadLevel
+                             ? blockTile[loop] / levels[*reductionThreadLevel]
+                             : blockTile[loop];
+      continue;
+    }
+    int64_t threadTrips = threadLevel ? levels[*threadLevel] : 1;
+    threadTile[loop] = blockTile[loop] / threadTrips;
+    if (threadLevel)
+      innerContiguous[loop] = product(levels.drop_front(*threadLevel + 1));
+  }
+
+  // Work: the op and its fused consumers.
+  int64_t iterations = product(extents);
+  facts.flops = static_cast<double>(iterations) * countBodyOperations(op);
+  for (linalg::LinalgOp consumer : consumers) {
+    SmallVector<int64_t> consumerExtents = consumer.getStaticLoopRanges();
+    if (llvm::any_of(consumerExtents, ShapedType::isDynamic))
+      return failure();
+    facts.flops +=
+        static_cast<double>(product(consumerExtents)) *
+        countBodyOperations(consumer);
+  }
+
+  // Global memory: inputs (and the side inputs of consumers) are read once
+  // as a footprint; requests count re-reads by blocks and unstaged threads.
+  llvm::SmallDenseSet<int64_t> shared(sketch.getShared().begin(),
+                                      sketch.getShared().end());
+  for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands())) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    int64_t elementBytes = getElementBytes(input->get());
+    facts.globalBytesRead += getFootprint(map, extents) * elementBytes;
+    int64_t stepTile = getFootprint(map, blockTile) * elementBytes;
+    int64_t perThread = getFootprint(map, threadTile) * elementBytes;
+    if (shared.contains(index)) {
+      facts.globalBytesRequested += blocks * steps * stepTile;
+      facts.sharedBytesMoved +=
+          blocks * steps * (stepTile + threads * perThread);
+    } else {
+      facts.globalBytesRequested += blocks * steps * threads * perThread;
+    }
+  }
+  linalg::LinalgOp last = consumers.empty() ? op : consumers.back();
+  for (linalg::LinalgOp consumer : consumers) {
+    SmallVector<int64_t> consumerExtents = consumer.getStaticLoopRanges();
+    for (OpOperand *input : consumer.getDpsInputOperands()) {
+      Operation *producer = input->get().getDefiningOp();
+      if (producer == op.getOperation() ||
+          llvm::is_contained(consumers, producer))
+        continue;
+      int64_t bytes = getFootprint(consumer.getMatchingIndexingMap(input),
+                                   consumerExtents) *
+                      getElementBytes(input->get());
+      facts.globalBytesRead += bytes;
+      facts.globalBytesRequested += bytes;
+    }
+  }
+  facts.globalBytesWritten =
+      getResultBytes(last, SmallVector<int64_t>(last.getStaticLoopRanges()));
+  facts.globalBytesRequested += facts.globalBytesWritten;
+  if (op.getNumDpsInits() > 0)
+    facts.elementBytes = getElementBytes(op.getDpsInitOperand(0)->get());
+
+  // Registers: one accumulator per result element a thread owns.
+  if (sketch.getRegisterAccumulator()) {
+    int64_t tile = 1;
+    for (unsigned loop = 0; loop < numLoops; ++loop)
+      if (!nest->isReduction[loop])
+        tile *= threadTile[loop];
+    facts.registerTile = tile;
+  }
+  for (int64_t width : config.getVector())
+    facts.vectorWidth = std::max(facts.vectorWidth, width);
+  facts.unroll = std::max<int64_t>(1, config.getUnroll());
+
+  // Adjacent threads of a warp differ in the fastest thread loop: the last
+  // space loop split over threads (the thread loops are linearized with the
+  // last one fastest).
+  std::optional<unsigned> fastest;
+  if (threadLevel)
+    for (unsigned loop = 0; loop < numLoops; ++loop)
+      if (!nest->isReduction[loop] &&
+          config.getLoopTiles(loop)[*threadLevel] > 1)
+        fastest = loop;
+  if (fastest && op.getNumDpsInits() > 0) {
+    // Coalesced when the fastest thread loop indexes the innermost result
+    // dimension and each thread owns one element of it per access.
+    AffineMap resultMap =
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    AffineExpr innermost = resultMap.getResults().back();
+    facts.coalesced = innermost.isFunctionOfDim(*fastest) &&
+                      innerContiguous[*fastest] == 1;
+  }
+  if (fastest) {
+    // Shared-memory reads: the stride, in 4-byte words, between the
+    // elements adjacent threads read; threads that do not index the operand
+    // with the fastest loop read the same word (a broadcast).
+    for (int64_t index : sketch.getShared()) {
+      OpOperand *input = op.getDpsInputOperand(index);
+      AffineMap map = op.getMatchingIndexingMap(input);
+      SmallVector<int64_t> shape = getFootprintShape(map, blockTile);
+      int64_t strideElements = 0;
+      int64_t rowStride = 1;
+      for (int64_t dim = map.getNumResults() - 1; dim >= 0; --dim) {
+        AffineExpr expr = map.getResult(dim);
+        if (expr.isFunctionOfDim(*fastest)) {
+          // Coefficient of the loop in this dimension.
+          SmallVector<AffineExpr> zero(numLoops,
+                                       getAffineConstantExpr(0, op.getContext()));
+          SmallVector<AffineExpr> one = zero;
+          one[*fastest] = getAffineConstantExpr(1, op.getContext());
+          auto at = [&](ArrayRef<AffineExpr> dims) {
+            auto c = dyn_cast<AffineConstantExpr>(
+                expr.replaceDims(dims).replaceSymbols({}));
+            return c ? c.getValue() : 0;
+          };
+          strideElements += (at(one) - at(zero)) * rowStride;
+        }
+        rowStride *= shape[dim];
+      }
+      int64_t strideWords = std::max<int64_t>(
+          0, strideElements * innerContiguous[*fastest] *
+                 getElementBytes(input->get()) / 4);
+      int64_t degree =
+          strideWords == 0 ? 1 : std::gcd<int64_t>(strideWords, 32);
+      facts.bankConflictDegree = std::max(facts.bankConflictDegree, degree);
+    }
+  }
+  return facts;
+}

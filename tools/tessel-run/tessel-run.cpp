@@ -1,0 +1,296 @@
+//===- tessel-run.cpp - Compile, run, verify and time one module ----------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// tessel-run compiles a module of linalg ops (schedules as annotated, default
+// schedules elsewhere) with --tessel-to-cuda, runs its host function as a
+// launch plan on a measurer, and prints one JSON object:
+//
+//   tessel-run model.mlir --measure=cuda            # a real GPU, verified
+//   tessel-run model.mlir --measure=sim:h100        # the simulated GPU
+//
+// With --measure=cuda the outputs are checked against the unscheduled
+// function run on the CPU before a time is accepted. Simulated results say
+// so ("simulated": true) and are never verified against anything.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/InitAllDialects.h"
+#include "tessel/InitAllPasses.h"
+#include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Tuning/Device.h"
+#include "tessel/Tuning/Measure/CudaMeasurer.h"
+#include "tessel/Tuning/Measure/LaunchPlan.h"
+#include "tessel/Tuning/Measure/Reference.h"
+#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<input .mlir>"));
+static cl::opt<std::string>
+    measureOption("measure", cl::init("sim:h100"),
+                  cl::desc("Measurer: cuda, or sim:<device> (devices/*.json)"));
+static cl::opt<std::string> functionName(
+    "function", cl::desc("Host function to run (default: the only public "
+                         "func.func of the module)"));
+static cl::opt<std::string> chip("chip", cl::init(""),
+                                 cl::desc("SM architecture (default: the "
+                                          "device's, e.g. sm_90)"));
+static cl::opt<std::string> cudaPath("cuda-path", cl::init(""),
+                                     cl::desc("CUDA toolkit root (ptxas)"));
+static cl::opt<std::string>
+    referenceFile("reference",
+                  cl::desc("For an already compiled input: the source module "
+                           "(signature and CPU reference)"));
+static cl::opt<uint64_t> seed("seed", cl::init(1),
+                              cl::desc("Seed of inputs and simulated noise"));
+static cl::opt<double> noise("sim-noise", cl::init(0.02),
+                             cl::desc("Lognormal sigma of simulated noise"));
+static cl::opt<double> timeout("timeout", cl::init(20),
+                               cl::desc("Seconds before a kernel is killed"));
+static cl::opt<double> minTimeMs("min-time-ms", cl::init(100),
+                                 cl::desc("Kernel time per measurement"));
+static cl::opt<std::string> runnerPath("runner", cl::init(""),
+                                       cl::desc("tessel-cuda-runner path"));
+static cl::opt<std::string> outputFile("o", cl::init("-"),
+                                       cl::desc("Output JSON file"));
+
+/// Prints `message` as a one-line error and returns the exit code.
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "tessel-run: " << message << "\n";
+  return 1;
+}
+
+static OwningOpRef<ModuleOp> parseModule(StringRef path, MLIRContext &context) {
+  std::string error;
+  auto file = openInputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "tessel-run: " << error << "\n";
+    return nullptr;
+  }
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+/// The function to run: --function, or the only public func.func.
+static func::FuncOp findFunction(ModuleOp module) {
+  if (!functionName.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(functionName);
+    if (!func)
+      module.emitError() << "no function @" << functionName;
+    return func;
+  }
+  func::FuncOp found;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPrivate() || func.isExternal())
+      continue;
+    if (found) {
+      module.emitError() << "the module has several public functions (@"
+                         << found.getSymName() << ", @" << func.getSymName()
+                         << "); choose one with --function";
+      return nullptr;
+    }
+    found = func;
+  }
+  if (!found)
+    module.emitError("the module has no public function to run");
+  return found;
+}
+
+static llvm::json::Object kernelToJSON(const PlanLaunch &launch,
+                                       const SimulatedMeasurer *sim) {
+  llvm::json::Object kernel{
+      {"module", launch.module},
+      {"kernel", launch.kernel},
+      {"grid", llvm::json::Array{launch.grid[0], launch.grid[1],
+                                 launch.grid[2]}},
+      {"block", llvm::json::Array{launch.block[0], launch.block[1],
+                                  launch.block[2]}},
+      {"registers", launch.resources.registers},
+      {"spill_store_bytes", launch.resources.spillStoreBytes},
+      {"spill_load_bytes", launch.resources.spillLoadBytes},
+      {"shared_bytes", launch.resources.sharedMemoryBytes},
+  };
+  if (launch.facts) {
+    kernel["op"] = launch.facts->opName;
+    kernel["flops"] = launch.facts->flops;
+  }
+  if (sim) {
+    SimulatedEstimate e = sim->estimate(getLaunchCandidate(launch));
+    kernel["simulated_us"] = e.totalUs;
+    kernel["simulated_status"] = stringifyMeasureStatus(e.status).str();
+    kernel["simulated_bound"] = e.bound;
+    kernel["simulated_waves"] = e.waves.waves;
+    kernel["simulated_blocks_per_sm"] = e.occupancy.blocksPerSm;
+  }
+  return kernel;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAllPasses();
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "tessel-run: compile a module, run it on a GPU (--measure=cuda) or the "
+      "simulated GPU (--measure=sim:<device>), verify it and print JSON\n");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  // Measurer first: a machine without a GPU says so before compiling.
+  StringRef measure = measureOption;
+  std::unique_ptr<Measurer> measurer;
+  SimulatedMeasurer *sim = nullptr;
+  CudaMeasurer *cuda = nullptr;
+  std::string deviceChip = "sm_90";
+  llvm::json::Object deviceJSON;
+  if (measure.consume_front("sim:")) {
+    auto device = findDevice(measure);
+    if (!device)
+      return fail(llvm::toString(device.takeError()));
+    deviceChip = device->chip;
+    auto parsed = llvm::json::parse(device->toJSON());
+    if (parsed && parsed->getAsObject())
+      deviceJSON = *parsed->getAsObject();
+    else if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    auto owned = std::make_unique<SimulatedMeasurer>(*device, seed, noise);
+    sim = owned.get();
+    measurer = std::move(owned);
+  } else if (measure == "cuda") {
+    CudaMeasurerOptions options;
+    options.runnerPath = runnerPath;
+    options.timeoutSeconds = timeout;
+    options.minTimeMs = minTimeMs;
+    auto owned = CudaMeasurer::create(options);
+    if (!owned)
+      return fail(llvm::toString(owned.takeError()));
+    cuda = owned->get();
+    deviceJSON = cuda->getDeviceInfo();
+    if (std::optional<StringRef> cc =
+            deviceJSON.getString("compute_capability"))
+      deviceChip = "sm_" + cc->str();
+    measurer = std::move(*owned);
+  } else {
+    return fail("unknown measurer '" + measureOption +
+                "' (use cuda or sim:<device>)");
+  }
+  // "9.0" -> "sm_90".
+  deviceChip.erase(std::remove(deviceChip.begin(), deviceChip.end(), '.'),
+                   deviceChip.end());
+
+  OwningOpRef<ModuleOp> input = parseModule(inputFile, context);
+  if (!input)
+    return 1;
+  bool compiled = !input->getOps<gpu::BinaryOp>().empty();
+  OwningOpRef<ModuleOp> source;
+  if (compiled) {
+    if (referenceFile.empty())
+      return fail("the input is already compiled; give its source module "
+                  "with --reference=SOURCE.mlir");
+    source = parseModule(referenceFile, context);
+    if (!source)
+      return 1;
+  } else {
+    source = OwningOpRef<ModuleOp>(cast<ModuleOp>((*input)->clone()));
+  }
+  func::FuncOp func = findFunction(*source);
+  if (!func)
+    return 1;
+  std::string funcName = func.getSymName().str();
+
+  if (!compiled) {
+    std::string pipeline = "chip=" + (chip.empty() ? deviceChip : chip) +
+                           " format=bin";
+    if (!cudaPath.empty())
+      pipeline += " cuda-path=" + cudaPath;
+    auto options = TesselToCudaOptions::createFromString(pipeline);
+    if (!options)
+      return fail("bad pipeline options '" + pipeline + "'");
+    PassManager pm(&context);
+    if (failed(buildTesselToCudaPipeline(pm, *options)) ||
+        failed(pm.run(*input)))
+      return 1;
+  }
+  FailureOr<LaunchPlan> plan = extractLaunchPlan(
+      *input, funcName, func.getArgumentTypes(), func.getResultTypes());
+  if (failed(plan))
+    return 1;
+
+  MeasureCandidate candidate;
+  candidate.key = funcName;
+  candidate.plan = std::make_shared<LaunchPlan>(std::move(*plan));
+  for (const PlanLaunch *launch : candidate.plan->getLaunches())
+    if (launch->facts)
+      candidate.planFlops += launch->facts->flops;
+  if (cuda) {
+    auto reference = computeReference(*source, funcName, seed);
+    if (!reference)
+      return fail("cannot compute the CPU reference: " +
+                  llvm::toString(reference.takeError()));
+    candidate.reference =
+        std::make_shared<ReferenceData>(std::move(*reference));
+  }
+  MeasureResult result = measurer->measure(candidate)[0];
+
+  llvm::json::Array kernels;
+  for (const PlanLaunch *launch : candidate.plan->getLaunches())
+    kernels.push_back(kernelToJSON(*launch, sim));
+  llvm::json::Object out{
+      {"tessel_run_version", 1},
+      {"input", inputFile.getValue()},
+      {"function", funcName},
+      {"measurer", measurer->name()},
+      {"simulated", measurer->isSimulated()},
+      {"device", std::move(deviceJSON)},
+      {"status", stringifyMeasureStatus(result.status).str()},
+      {"message", result.message},
+      {"verified", cuda != nullptr && result.isOk()},
+      {"verification",
+       cuda ? "outputs compared with the unscheduled function on the CPU"
+            : "none: simulated timings only"},
+      {"flops", candidate.planFlops},
+      {"kernels", std::move(kernels)},
+  };
+  if (result.isOk()) {
+    out["timing"] = llvm::json::Object{
+        {"median_us", result.timing.medianUs},
+        {"min_us", result.timing.minUs},
+        {"max_us", result.timing.maxUs},
+        {"stddev_us", result.timing.stddevUs},
+        {"repeats", result.timing.repeats}};
+    out["gflops"] = result.timing.medianUs > 0
+                        ? candidate.planFlops / result.timing.medianUs / 1e3
+                        : 0.0;
+  }
+
+  std::string error;
+  auto output = openOutputFile(outputFile, &error);
+  if (!output)
+    return fail(error);
+  output->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out)))
+               << "\n";
+  output->keep();
+  return result.isOk() ? 0 : 2;
+}

@@ -1,0 +1,134 @@
+//===- CudaMeasurerTest.cpp - Child-process isolation of measurements -----===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// CudaMeasurer against a fake runner (FakeCudaRunner.cpp): a faulting and a
+// hanging candidate are recorded and the candidates after them are still
+// measured.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Measure/CudaMeasurer.h"
+#include "tessel/Tuning/Measure/LaunchPlan.h"
+
+#include "gtest/gtest.h"
+
+#include <chrono>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+std::shared_ptr<const LaunchPlan> makePlan() {
+  auto plan = std::make_shared<LaunchPlan>();
+  plan->binaries["kernels"] = "not a real cubin";
+  PlanBuffer buffer;
+  buffer.bytes = 64;
+  plan->buffers.push_back(buffer);
+  PlanStep step;
+  step.launch = PlanLaunch();
+  step.launch->module = "kernels";
+  step.launch->kernel = "k";
+  PlanParam pointer;
+  pointer.kind = PlanParam::Kind::Pointer;
+  pointer.buffer = 0;
+  step.launch->params.push_back(pointer);
+  plan->steps.push_back(step);
+  return plan;
+}
+
+CudaMeasurerOptions fakeOptions() {
+  CudaMeasurerOptions options;
+  options.runnerPath = TESSEL_FAKE_RUNNER;
+  options.timeoutSeconds = 1.0;
+  return options;
+}
+
+MeasureCandidate candidate(std::string key) {
+  MeasureCandidate c;
+  c.key = std::move(key);
+  c.plan = makePlan();
+  return c;
+}
+
+TEST(CudaMeasurerTest, FaultsAndHangsAreIsolated) {
+  auto measurer = CudaMeasurer::create(fakeOptions());
+  ASSERT_TRUE(static_cast<bool>(measurer)) << llvm::toString(measurer.takeError());
+  EXPECT_EQ((*measurer)->name(), "cuda:Fake GPU");
+  EXPECT_FALSE((*measurer)->isSimulated());
+
+  std::vector<MeasureCandidate> batch = {
+      candidate("ok0"),    candidate("fault1"), candidate("ok2"),
+      candidate("hang3"),  candidate("ok4"),    candidate("sticky5"),
+      candidate("ok6"),    candidate("wrong7"), candidate("oor8")};
+  auto begin = std::chrono::steady_clock::now();
+  std::vector<MeasureResult> results = (*measurer)->measure(batch);
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - begin)
+                       .count();
+  ASSERT_EQ(results.size(), batch.size());
+  const MeasureStatus expected[] = {
+      MeasureStatus::Ok,          MeasureStatus::LaunchError,
+      MeasureStatus::Ok,          MeasureStatus::Timeout,
+      MeasureStatus::Ok,          MeasureStatus::LaunchError,
+      MeasureStatus::Ok,          MeasureStatus::WrongResult,
+      MeasureStatus::OutOfResources};
+  for (size_t i = 0; i < batch.size(); ++i) {
+    EXPECT_EQ(results[i].key, batch[i].key);
+    EXPECT_EQ(stringifyMeasureStatus(results[i].status),
+              stringifyMeasureStatus(expected[i]))
+        << batch[i].key << ": " << results[i].message;
+    EXPECT_FALSE(results[i].simulated);
+    EXPECT_EQ(results[i].device, "cuda:Fake GPU");
+  }
+  // Timings of the ok candidates come from the runner that measured them,
+  // whichever restart it was.
+  EXPECT_DOUBLE_EQ(results[0].timing.medianUs, 10.0);
+  EXPECT_DOUBLE_EQ(results[2].timing.medianUs, 12.0);
+  EXPECT_DOUBLE_EQ(results[4].timing.medianUs, 14.0);
+  EXPECT_DOUBLE_EQ(results[6].timing.medianUs, 16.0);
+  EXPECT_EQ(results[6].timing.repeats, 100);
+  EXPECT_NE(results[1].message.find("killed by signal 11"), std::string::npos)
+      << results[1].message;
+  EXPECT_NE(results[3].message.find("no answer within 1 s"), std::string::npos)
+      << results[3].message;
+  EXPECT_EQ(results[5].message, "CUDA_ERROR_ILLEGAL_ADDRESS");
+  EXPECT_EQ(results[7].message, "element 3: got 1, expected 2");
+  // Only the hang waits for the timeout.
+  EXPECT_LT(seconds, 5.0);
+}
+
+TEST(CudaMeasurerTest, NoDeviceIsOneClearLine) {
+  setenv("FAKE_RUNNER_NO_DEVICE", "1", 1);
+  auto measurer = CudaMeasurer::create(fakeOptions());
+  unsetenv("FAKE_RUNNER_NO_DEVICE");
+  ASSERT_FALSE(static_cast<bool>(measurer));
+  EXPECT_EQ(llvm::toString(measurer.takeError()),
+            "no CUDA driver/device found: fake runner without a GPU");
+}
+
+TEST(CudaMeasurerTest, MissingRunnerIsReported) {
+  CudaMeasurerOptions options = fakeOptions();
+  options.runnerPath = "/nonexistent/tessel-cuda-runner";
+  auto measurer = CudaMeasurer::create(options);
+  ASSERT_FALSE(static_cast<bool>(measurer));
+  EXPECT_EQ(llvm::toString(measurer.takeError()),
+            "cannot run the CUDA runner '/nonexistent/tessel-cuda-runner'");
+}
+
+TEST(CudaMeasurerTest, CandidateWithoutPlanIsALaunchError) {
+  auto measurer = CudaMeasurer::create(fakeOptions());
+  ASSERT_TRUE(static_cast<bool>(measurer)) << llvm::toString(measurer.takeError());
+  MeasureCandidate bare;
+  bare.key = "bare";
+  std::vector<MeasureResult> results = (*measurer)->measure(bare);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].status, MeasureStatus::LaunchError);
+  EXPECT_EQ(results[0].message, "candidate 'bare' has no compiled plan");
+}
+
+} // namespace

@@ -1,0 +1,181 @@
+//===- LaunchPlanTest.cpp - Evaluating compiled host code -----------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/InitAllDialects.h"
+#include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Tuning/Measure/LaunchPlan.h"
+#include "tessel/Tuning/Measure/Reference.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+constexpr const char *kMatmul = R"mlir(
+func.func @forward(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>) -> tensor<32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<32x48xf32>, tensor<48x64xf32>) outs(%init : tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
+})mlir";
+
+class LaunchPlanTest : public ::testing::Test {
+protected:
+  LaunchPlanTest() {
+    DialectRegistry registry;
+    registerAllDialects(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+  }
+
+  /// Parses `source` and returns the first diagnostic of extracting a plan
+  /// of @f from it.
+  std::string planError(StringRef source) {
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
+    EXPECT_TRUE(module);
+    std::string message;
+    ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
+      if (message.empty())
+        message = d.str();
+      return success();
+    });
+    EXPECT_TRUE(failed(extractLaunchPlan(*module, "f", {}, {})));
+    return message;
+  }
+
+  MLIRContext context;
+};
+
+TEST_F(LaunchPlanTest, CompiledMatmulBecomesTwoLaunches) {
+#if !TESSEL_HAVE_PTXAS
+  GTEST_SKIP() << "no ptxas: cubins cannot be built";
+#endif
+  OwningOpRef<ModuleOp> source = parseSourceString<ModuleOp>(kMatmul, &context);
+  ASSERT_TRUE(source);
+  OwningOpRef<ModuleOp> compiled(cast<ModuleOp>((*source)->clone()));
+  PassManager pm(&context);
+  auto options = TesselToCudaOptions::createFromString("chip=sm_90 format=bin");
+  ASSERT_TRUE(options);
+  ASSERT_TRUE(succeeded(buildTesselToCudaPipeline(pm, *options)));
+  ASSERT_TRUE(succeeded(pm.run(*compiled)));
+
+  auto func = *source->getOps<func::FuncOp>().begin();
+  FailureOr<LaunchPlan> plan = extractLaunchPlan(
+      *compiled, "forward", func.getArgumentTypes(), func.getResultTypes());
+  ASSERT_TRUE(succeeded(plan));
+
+  // The two arguments and the result's allocation.
+  ASSERT_EQ(plan->buffers.size(), 3u);
+  EXPECT_EQ(plan->buffers[0].kind, PlanBuffer::Kind::Argument);
+  EXPECT_EQ(plan->buffers[0].bytes, 32 * 48 * 4);
+  EXPECT_EQ(plan->buffers[1].argIndex, 1);
+  EXPECT_EQ(plan->buffers[1].bytes, 48 * 64 * 4);
+  EXPECT_EQ(plan->buffers[2].kind, PlanBuffer::Kind::Temporary);
+  EXPECT_GE(plan->buffers[2].bytes, 32 * 64 * 4);
+
+  SmallVector<const PlanLaunch *> launches = plan->getLaunches();
+  ASSERT_EQ(launches.size(), 2u);
+  for (const PlanLaunch *launch : launches) {
+    EXPECT_EQ(plan->binaries.count(launch->module), 1u);
+    EXPECT_EQ(plan->binaries.at(launch->module).substr(0, 4), "\x7f" "ELF");
+    EXPECT_GT(launch->resources.registers, 0);
+    ASSERT_TRUE(launch->facts.has_value()) << launch->module;
+    // Every kernel writes the result buffer.
+    EXPECT_TRUE(llvm::any_of(launch->params, [](const PlanParam &p) {
+      return p.kind == PlanParam::Kind::Pointer && p.buffer == 2;
+    }));
+  }
+  EXPECT_EQ(launches[0]->facts->opName, "fill");
+  EXPECT_EQ(launches[1]->facts->opName, "matmul");
+  EXPECT_DOUBLE_EQ(launches[1]->facts->flops, 2.0 * 32 * 64 * 48);
+  EXPECT_EQ(launches[1]->facts->globalBytesWritten, 32 * 64 * 4);
+  EXPECT_EQ(launches[1]->facts->globalBytesRead, (32 * 48 + 48 * 64) * 4);
+
+  ASSERT_EQ(plan->outputs.size(), 1u);
+  EXPECT_EQ(plan->outputs[0].buffer, 2);
+  EXPECT_EQ(plan->outputs[0].dtype, "f32");
+  EXPECT_EQ(plan->outputs[0].getNumElements(), 32 * 64);
+  EXPECT_EQ(plan->outputs[0].offset % 64, 0);
+}
+
+TEST_F(LaunchPlanTest, HostControlFlowIsRejected) {
+  EXPECT_EQ(planError(R"mlir(
+    module attributes {gpu.container_module} {
+      llvm.func @f() {
+        llvm.br ^bb1
+      ^bb1:
+        llvm.return
+      }
+    })mlir"),
+            "cannot plan host code with control flow (a loop or branch left on "
+            "the host)");
+}
+
+TEST_F(LaunchPlanTest, HostCallsAreRejected) {
+  EXPECT_EQ(planError(R"mlir(
+    module attributes {gpu.container_module} {
+      llvm.func @puts(!llvm.ptr) -> i32
+      llvm.func @f() {
+        %0 = llvm.mlir.zero : !llvm.ptr
+        %1 = llvm.call @puts(%0) : (!llvm.ptr) -> i32
+        llvm.return
+      }
+    })mlir"),
+            "cannot plan host op 'llvm.call': call of @puts");
+}
+
+TEST_F(LaunchPlanTest, PtxOnlyModulesAreRejected) {
+  EXPECT_EQ(planError(R"mlir(
+    module attributes {gpu.container_module} {
+      gpu.binary @k [#gpu.object<#nvvm.target, assembly = "ptx">]
+      llvm.func @f() {
+        llvm.return
+      }
+    })mlir"),
+            "cannot plan: gpu.binary holds no cubin or fatbin (compile with "
+            "format=bin or format=fatbin)");
+}
+
+TEST_F(LaunchPlanTest, CpuReferenceComputesTheMatmul) {
+  OwningOpRef<ModuleOp> source = parseSourceString<ModuleOp>(kMatmul, &context);
+  ASSERT_TRUE(source);
+  auto reference = computeReference(*source, "forward", /*seed=*/7);
+  ASSERT_TRUE(static_cast<bool>(reference))
+      << llvm::toString(reference.takeError());
+  ASSERT_EQ(reference->inputs.size(), 2u);
+  ASSERT_EQ(reference->outputs.size(), 1u);
+  const float *a = reinterpret_cast<const float *>(reference->inputs[0].data.data());
+  const float *b = reinterpret_cast<const float *>(reference->inputs[1].data.data());
+  const float *c = reinterpret_cast<const float *>(reference->outputs[0].data.data());
+  for (int64_t i = 0; i < 32 * 48; ++i) {
+    EXPECT_GE(std::fabs(a[i]), 0.5f);
+    EXPECT_LT(std::fabs(a[i]), 1.5f);
+  }
+  for (int64_t m = 0; m < 32; ++m)
+    for (int64_t n = 0; n < 64; ++n) {
+      double sum = 0;
+      for (int64_t k = 0; k < 48; ++k)
+        sum += double(a[m * 48 + k]) * b[k * 64 + n];
+      ASSERT_NEAR(c[m * 64 + n], sum, 1e-4) << m << "," << n;
+    }
+  // Inputs depend on the seed only.
+  auto again = makeRandomInputs(
+      (*source->getOps<func::FuncOp>().begin()).getArgumentTypes(), 7);
+  ASSERT_TRUE(static_cast<bool>(again));
+  EXPECT_EQ((*again)[1].data, reference->inputs[1].data);
+}
+
+} // namespace
