@@ -171,8 +171,10 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(device.takeError()));
     deviceChip = device->chip;
     auto parsed = llvm::json::parse(device->toJSON());
-    if (parsed && parsed->getAsObject())
+    if (parsed && parsed->getAsObject()) {
       deviceJSON = *parsed->getAsObject();
+      deviceJSON.erase("sources");
+    }
     else if (!parsed)
       llvm::consumeError(parsed.takeError());
     auto owned = std::make_unique<SimulatedMeasurer>(*device, seed, noise);
