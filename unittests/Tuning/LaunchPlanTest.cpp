@@ -14,8 +14,13 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -177,5 +182,91 @@ TEST_F(LaunchPlanTest, CpuReferenceComputesTheMatmul) {
   ASSERT_TRUE(static_cast<bool>(again));
   EXPECT_EQ((*again)[1].data, reference->inputs[1].data);
 }
+
+} // namespace
+
+namespace {
+
+/// Every module the GPU check verifies on the GPU (benchmarks/gpu-check):
+/// its CPU reference runs, and its compiled plan has one output per result,
+/// of the reference's size, and only launches with recorded facts.
+class GpuCheckModuleTest : public LaunchPlanTest,
+                           public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(GpuCheckModuleTest, ReferenceAndPlanAgree) {
+  std::string path = std::string(TESSEL_SOURCE_DIR) + "/benchmarks/gpu-check/" +
+                     GetParam();
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  ASSERT_TRUE(static_cast<bool>(buffer)) << path;
+  OwningOpRef<ModuleOp> source =
+      parseSourceString<ModuleOp>((*buffer)->getBuffer(), &context);
+  ASSERT_TRUE(source) << path;
+  auto func = *source->getOps<func::FuncOp>().begin();
+  bool large = false;
+  for (Type type : func.getArgumentTypes())
+    large |= cast<ShapedType>(type).getNumElements() > (1 << 16);
+  std::vector<HostTensor> outputs;
+  if (!large) {
+    auto reference = computeReference(*source, func.getSymName(), 1);
+    ASSERT_TRUE(static_cast<bool>(reference))
+        << llvm::toString(reference.takeError());
+    outputs = reference->outputs;
+    for (const HostTensor &out : outputs)
+      for (size_t i = 0; i < out.data.size(); i += 4) {
+        float v;
+        std::memcpy(&v, out.data.data() + i, 4);
+        ASSERT_TRUE(std::isfinite(v)) << GetParam() << " element " << i / 4;
+      }
+  }
+#if !TESSEL_HAVE_PTXAS
+  GTEST_SKIP() << "no ptxas: cubins cannot be built";
+#endif
+  OwningOpRef<ModuleOp> compiled(cast<ModuleOp>((*source)->clone()));
+  PassManager pm(&context);
+  auto options = TesselToCudaOptions::createFromString("chip=sm_90 format=bin");
+  ASSERT_TRUE(succeeded(buildTesselToCudaPipeline(pm, *options)));
+  ASSERT_TRUE(succeeded(pm.run(*compiled))) << GetParam();
+  FailureOr<LaunchPlan> plan =
+      extractLaunchPlan(*compiled, func.getSymName(), func.getArgumentTypes(),
+                        func.getResultTypes());
+  ASSERT_TRUE(succeeded(plan)) << GetParam();
+  ASSERT_EQ(plan->outputs.size(), func.getNumResults());
+  for (auto [index, output] : llvm::enumerate(plan->outputs)) {
+    EXPECT_EQ(output.getNumElements(),
+              cast<ShapedType>(func.getResultTypes()[index]).getNumElements());
+    if (!outputs.empty())
+      EXPECT_EQ(output.getNumElements() * getDTypeBytes(output.dtype),
+                static_cast<int64_t>(outputs[index].data.size()));
+  }
+  for (const PlanLaunch *launch : plan->getLaunches())
+    EXPECT_TRUE(launch->facts.has_value()) << GetParam() << " " << launch->module;
+}
+
+std::vector<std::string> listGpuCheckModules() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const char *dir : {"ops", "."}) {
+    std::string root =
+        std::string(TESSEL_SOURCE_DIR) + "/benchmarks/gpu-check/" + dir;
+    for (llvm::sys::fs::directory_iterator it(root, ec), end; it != end && !ec;
+         it.increment(ec)) {
+      if (llvm::StringRef(it->path()).ends_with(".mlir"))
+        names.push_back((llvm::StringRef(dir) == "." ? "" : std::string(dir) + "/") +
+                        llvm::sys::path::filename(it->path()).str());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    GpuCheck, GpuCheckModuleTest, ::testing::ValuesIn(listGpuCheckModules()),
+    [](const ::testing::TestParamInfo<std::string> &info) {
+      std::string name = info.param;
+      for (char &c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c)))
+          c = '_';
+      return name;
+    });
 
 } // namespace

@@ -1,0 +1,9 @@
+// BERT-base fused QKV projection, sequence 128.
+// C = A * B, f32, A 128x768, B 768x2304 (cuBLAS: gemm=128,2304,768).
+func.func @forward(%a: tensor<128x768xf32>, %b: tensor<768x2304xf32>) -> tensor<128x2304xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x2304xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128x2304xf32>) -> tensor<128x2304xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x768xf32>, tensor<768x2304xf32>) outs(%c : tensor<128x2304xf32>) -> tensor<128x2304xf32>
+  return %r : tensor<128x2304xf32>
+}

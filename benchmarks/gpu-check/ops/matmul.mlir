@@ -1,0 +1,6 @@
+// Op kind "matmul" of unittests/Transforms/CpuEquivalenceTest.cpp, checked on the GPU
+// against the CPU by scripts/gpu-check.sh.
+func.func @f(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>, %c: tensor<32x64xf32>) -> tensor<32x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<32x48xf32>, tensor<48x64xf32>) outs(%c : tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
+}
