@@ -234,9 +234,10 @@ TEST_P(GpuCheckModuleTest, ReferenceAndPlanAgree) {
   for (auto [index, output] : llvm::enumerate(plan->outputs)) {
     EXPECT_EQ(output.getNumElements(),
               cast<ShapedType>(func.getResultTypes()[index]).getNumElements());
-    if (!outputs.empty())
+    if (!outputs.empty()) {
       EXPECT_EQ(output.getNumElements() * getDTypeBytes(output.dtype),
                 static_cast<int64_t>(outputs[index].data.size()));
+    }
   }
   for (const PlanLaunch *launch : plan->getLaunches())
     EXPECT_TRUE(launch->facts.has_value()) << GetParam() << " " << launch->module;
