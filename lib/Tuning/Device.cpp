@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -354,7 +355,21 @@ std::string DeviceDescription::toJSON() const {
   return text;
 }
 
-StringRef mlir::tessel::getDefaultDevicesDir() { return TESSEL_DEVICES_DIR; }
+StringRef mlir::tessel::getDefaultDevicesDir() {
+  static const std::string dir = [] {
+    if (const char *env = std::getenv("TESSEL_DEVICES_DIR"))
+      return std::string(env);
+    // An installed bundle keeps devices/ beside bin/.
+    std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+    llvm::SmallString<256> bundled(llvm::sys::path::parent_path(self));
+    llvm::sys::path::append(bundled, "..", "devices");
+    if (!self.empty() && llvm::sys::fs::is_directory(bundled) &&
+        !llvm::sys::fs::is_directory(TESSEL_DEVICES_DIR))
+      return std::string(bundled);
+    return std::string(TESSEL_DEVICES_DIR);
+  }();
+  return dir;
+}
 
 /// The `*.json` files of `dir`, sorted.
 static Expected<std::vector<std::string>> listDeviceFiles(StringRef dir) {

@@ -88,7 +88,9 @@ struct DeviceDescription {
   std::string toJSON() const;
 };
 
-/// The devices/ directory of the Tessel source tree, compiled in.
+/// The device files directory: $TESSEL_DEVICES_DIR when set, else the
+/// devices/ directory of the source tree (compiled in), else the devices/
+/// directory beside the bin/ of the running executable (a bundle).
 llvm::StringRef getDefaultDevicesDir();
 
 /// The JSON keys of a device file, in schema order (without `sources`).
