@@ -428,3 +428,55 @@ Expected<DeviceDescription> mlir::tessel::findDevice(StringRef id,
       "unknown device '" + id + "' (no " + path + "); known devices: " +
       (known.empty() ? std::string("none") : llvm::join(known, ", ")));
 }
+
+std::vector<std::string>
+DeviceDescription::applyDriverFacts(const llvm::json::Object &facts) {
+  std::vector<std::string> changed;
+  auto apply = [&](StringRef key, int64_t &field, StringRef name,
+                   int64_t scale = 1) {
+    std::optional<int64_t> value = facts.getInteger(key);
+    if (!value || *value <= 0 || *value / scale == field)
+      return;
+    field = *value / scale;
+    changed.push_back(name.str());
+  };
+  if (std::optional<StringRef> driverName = facts.getString("name"))
+    if (!driverName->empty() && *driverName != name) {
+      name = driverName->str();
+      changed.push_back("name");
+    }
+  apply("sm_count", smCount, "sm_count");
+  apply("l2_bytes", l2CacheBytes, "l2_cache_bytes");
+  apply("shared_bytes_per_sm", sharedMemoryPerSmBytes,
+        "shared_memory_per_sm_bytes");
+  apply("shared_bytes_per_block_optin", maxSharedMemoryPerBlockBytes,
+        "max_shared_memory_per_block_bytes");
+  apply("shared_bytes_per_block", defaultSharedMemoryPerBlockBytes,
+        "default_shared_memory_per_block_bytes");
+  apply("max_threads_per_block", maxThreadsPerBlock, "max_threads_per_block");
+  apply("registers_per_sm", registersPerSm, "registers_per_sm");
+  apply("clock_khz", boostClockMhz, "boost_clock_mhz", 1000);
+  return changed;
+}
+
+Expected<DeviceDescription>
+mlir::tessel::findDeviceForDriver(const llvm::json::Object &facts,
+                                  StringRef devicesDir) {
+  StringRef name = facts.getString("name").value_or("");
+  // Marketing names as drivers report them, most specific first.
+  static const std::pair<StringRef, StringRef> kNames[] = {
+      {"H200", "h200"},       {"H100", "h100-sxm"}, {"A100", "a100-sxm4-80gb"},
+      {"V100", "v100"},       {"P100", "p100"},     {"RTX 4090", "rtx4090"},
+      {"RTX 3090", "rtx3090"}, {"T4", "t4"}};
+  for (auto [marker, id] : kNames) {
+    if (!name.contains(marker))
+      continue;
+    Expected<DeviceDescription> device = findDevice(id, devicesDir);
+    if (!device)
+      return device.takeError();
+    device->applyDriverFacts(facts);
+    return device;
+  }
+  return llvm::createStringError("no device file describes the GPU '" +
+                                 name.str() + "'");
+}

@@ -190,6 +190,21 @@ int main(int argc, char **argv) {
       return fail(llvm::toString(owned.takeError()));
     cuda = owned->get();
     deviceJSON = cuda->getDeviceInfo();
+    // The device file of this GPU, with what the driver says applied over
+    // it (the driver wins).
+    auto described = findDeviceForDriver(deviceJSON);
+    if (described) {
+      auto parsed = llvm::json::parse(described->toJSON());
+      if (parsed && parsed->getAsObject()) {
+        llvm::json::Object merged = *parsed->getAsObject();
+        merged.erase("sources");
+        deviceJSON["description"] = std::move(merged);
+      } else if (!parsed) {
+        llvm::consumeError(parsed.takeError());
+      }
+    } else {
+      deviceJSON["description"] = llvm::toString(described.takeError());
+    }
     if (std::optional<StringRef> cc =
             deviceJSON.getString("compute_capability"))
       deviceChip = "sm_" + cc->str();

@@ -250,3 +250,31 @@ TEST(DeviceTest, LoadErrors) {
 }
 
 } // namespace
+
+namespace {
+TEST(DeviceDriverFactsTest, DriverFactsOverrideTheFile) {
+  llvm::json::Object facts{{"name", "NVIDIA H100 80GB HBM3"},
+                           {"sm_count", 132},
+                           {"l2_bytes", 52428800},
+                           {"shared_bytes_per_block_optin", 232448},
+                           {"clock_khz", 1755000},
+                           {"max_threads_per_block", 1024}};
+  auto device = mlir::tessel::findDeviceForDriver(facts);
+  ASSERT_TRUE(static_cast<bool>(device)) << llvm::toString(device.takeError());
+  EXPECT_EQ(device->id, "h100-sxm");
+  EXPECT_EQ(device->name, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(device->boostClockMhz, 1755);
+  EXPECT_EQ(device->smCount, 132);
+
+  mlir::tessel::DeviceDescription copy = *device;
+  llvm::json::Object fewer{{"sm_count", 114}};
+  EXPECT_EQ(copy.applyDriverFacts(fewer), std::vector<std::string>{"sm_count"});
+  EXPECT_EQ(copy.smCount, 114);
+
+  auto unknown = mlir::tessel::findDeviceForDriver(
+      llvm::json::Object{{"name", "Fake GPU"}});
+  ASSERT_FALSE(static_cast<bool>(unknown));
+  EXPECT_EQ(llvm::toString(unknown.takeError()),
+            "no device file describes the GPU 'Fake GPU'");
+}
+} // namespace

@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
 
 #include <cstdint>
 #include <map>
@@ -86,7 +87,21 @@ struct DeviceDescription {
   /// Serializes the description in the devices/*.json format (without
   /// `sources` when it is empty).
   std::string toJSON() const;
+
+  /// Overrides the facts a CUDA driver reports (the device line of
+  /// tessel-cuda-runner, docs/MeasureProtocol.md): name, SM count, L2 size,
+  /// shared memory per SM and per block (opt-in), threads per block,
+  /// registers per SM and the SM clock. Returns the names of the fields that
+  /// changed.
+  std::vector<std::string> applyDriverFacts(const llvm::json::Object &facts);
 };
+
+/// The device file that describes the GPU a driver reports (by its name,
+/// e.g. "NVIDIA H100 80GB HBM3" -> h100-sxm), with the driver's facts
+/// applied over it.
+llvm::Expected<DeviceDescription>
+findDeviceForDriver(const llvm::json::Object &facts,
+                    llvm::StringRef devicesDir = "");
 
 /// The device files directory: $TESSEL_DEVICES_DIR when set, else the
 /// devices/ directory of the source tree (compiled in), else the devices/
