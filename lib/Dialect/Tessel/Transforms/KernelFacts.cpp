@@ -72,9 +72,7 @@ std::optional<KernelFacts> KernelFacts::fromAttribute(DictionaryAttr attr) {
   return facts;
 }
 
-/// Arithmetic operations per iteration of the op's body: every arith or
-/// math op that computes a non-index value (constants excluded).
-static int64_t countBodyOperations(linalg::LinalgOp op) {
+int64_t tessel::countBodyOperations(linalg::LinalgOp op) {
   int64_t count = 0;
   op.getBlock()->walk([&](Operation *inner) {
     Dialect *dialect = inner->getDialect();

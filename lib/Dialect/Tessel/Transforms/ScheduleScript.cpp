@@ -52,12 +52,19 @@ static std::optional<AffineMap> getElementwiseUseMap(linalg::LinalgOp user,
 }
 
 SmallVector<Operation *> tessel::getFusedConsumers(linalg::LinalgOp op) {
-  SmallVector<Operation *> chain;
   auto sketch = op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName);
-  if (!sketch || op->getNumResults() != 1)
+  if (!sketch)
+    return {};
+  return getFusibleConsumers(op, sketch.getFusedConsumers());
+}
+
+SmallVector<Operation *> tessel::getFusibleConsumers(linalg::LinalgOp op,
+                                                     int64_t maxCount) {
+  SmallVector<Operation *> chain;
+  if (op->getNumResults() != 1)
     return chain;
   Operation *current = op;
-  for (int64_t i = 0; i < sketch.getFusedConsumers(); ++i) {
+  for (int64_t i = 0; i < maxCount; ++i) {
     Value result = current->getResult(0);
     if (!result.hasOneUse())
       break;

@@ -61,6 +61,11 @@ struct KernelFacts {
   static std::optional<KernelFacts> fromAttribute(DictionaryAttr attr);
 };
 
+/// Arithmetic operations per iteration of the body of `op`: every arith or
+/// math op that computes a non-index value (constants excluded). The FLOPs
+/// of `op` are this count times its iterations (a matmul: 2MNK).
+int64_t countBodyOperations(linalg::LinalgOp op);
+
 /// Computes the facts of `op` scheduled by `sketch` and `config`, with its
 /// fused elementwise `consumers` (in chain order; the last one writes the
 /// result). Fails for dynamic shapes.

@@ -78,6 +78,14 @@ enum class ScheduleScriptPart {
 /// Empty when the sketch fuses none or `op` has no sketch.
 SmallVector<Operation *> getFusedConsumers(linalg::LinalgOp op);
 
+/// The longest chain, of at most `maxCount` ops, of elementwise consumers
+/// that a sketch of `op` could fuse: each op of the chain is an all-parallel
+/// linalg op with one result that reads the single-use result of the
+/// previous one (the first reads `op`'s) once, through a permutation map.
+/// Does not look at `op`'s sketch.
+SmallVector<Operation *> getFusibleConsumers(linalg::LinalgOp op,
+                                             int64_t maxCount);
+
 /// Replaces the schedule attributes of every annotated op in `module` by
 /// `tessel.anchor` markers and describes each op. Reports a diagnostic and
 /// fails when a schedule cannot be applied.
