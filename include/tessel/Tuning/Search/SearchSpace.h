@@ -1,0 +1,142 @@
+//===- SearchSpace.h - The configs of one sketch of one op ------*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The search space of a sketch: every `#tessel.config` that fits the op
+// (verifySchedule) and the device (threads, shared memory and an estimate of
+// the registers of a thread). Configs are sampled uniformly, as Ansor's
+// random annotation does, and mutated with Ansor's two GPU mutations (tile
+// size, auto-unroll). The knobs, their domains and the constraints are
+// listed in docs/SearchSpace.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TUNING_SEARCH_SEARCHSPACE_H
+#define TESSEL_TUNING_SEARCH_SEARCHSPACE_H
+
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Tuning/Device.h"
+#include "tessel/Tuning/Search/RandomEngine.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace tessel {
+
+/// Values of the auto-unroll knob (TVM's GPU auto_unroll_max_step).
+constexpr int64_t kUnrollValues[] = {0, 16, 64, 512, 1024};
+/// Most virtual threads per block (TVM's GPU max_vthread_extent, the warp
+/// size / 4): every virtual thread multiplies a thread's register tile and
+/// its unrolled code.
+constexpr int64_t kMaxVirtualThreads = 8;
+/// Tries of rejection sampling before sample() gives up.
+constexpr int kMaxSampleTries = 100000;
+/// Tries of a mutation before it gives up.
+constexpr int kMaxMutationTries = 64;
+
+/// Register estimate of a thread (see docs/SearchSpace.md).
+struct RegisterEstimate {
+  /// Accumulators of the thread's register tile.
+  int64_t accumulators = 0;
+  /// Input values live in registers for one step of the innermost reduction.
+  int64_t operands = 0;
+  /// Registers holding the cooperative loads of the staged operands.
+  int64_t stagedLoads = 0;
+  /// Addresses, loop counters and indices.
+  int64_t overhead = 0;
+
+  int64_t total() const {
+    return accumulators + operands + stagedLoads + overhead;
+  }
+};
+
+/// The configs of one sketch of one op on one device.
+class SearchSpace {
+public:
+  /// The space of `sketch` on `op`, which must have static shapes and fit
+  /// the sketch (verifySchedule without a config). Fails otherwise.
+  static FailureOr<SearchSpace> get(linalg::LinalgOp op, SketchAttr sketch,
+                                    const DeviceDescription &device);
+
+  /// A config drawn uniformly among the valid ones: per loop a uniform
+  /// ordered factorization of its extent into the sketch's levels, a uniform
+  /// unroll value and, per staged operand, a uniform vector width among
+  /// those valid for the tiles, until check() accepts (at most
+  /// kMaxSampleTries draws). Fails, with a reason in `why`, when no valid
+  /// config was found.
+  FailureOr<ConfigAttr> sample(RandomEngine &rng, std::string *why = nullptr);
+
+  /// Ansor's tile-size mutation: a random loop, a random level with a
+  /// factor, a random prime-power divisor moved to another level (the
+  /// loop's product is preserved). Retries up to kMaxMutationTries times for
+  /// a config that check() accepts; std::nullopt when none was found.
+  std::optional<ConfigAttr> mutateTileSize(ConfigAttr config,
+                                           RandomEngine &rng);
+
+  /// Ansor's auto-unroll mutation: another value of kUnrollValues, drawn
+  /// uniformly. The tiles and vector widths are kept.
+  ConfigAttr mutateUnroll(ConfigAttr config, RandomEngine &rng);
+
+  /// Whether `config` is in the space: verifySchedule, then the device's
+  /// threads per block, at most kMaxVirtualThreads virtual threads, shared
+  /// memory per block and registers per thread.
+  /// On failure, `why` (when given) says which constraint failed.
+  LogicalResult check(ConfigAttr config, std::string *why = nullptr) const;
+
+  /// Number of points of the unconstrained space: the ordered
+  /// factorizations of every loop times the unroll values times the vector
+  /// widths (saturates at UINT64_MAX).
+  uint64_t getSizeEstimate() const;
+
+  /// Shared memory of one block under `config`, in bytes.
+  int64_t getSharedMemoryBytes(ConfigAttr config) const;
+  /// Registers of one thread under `config`, estimated.
+  RegisterEstimate estimateRegisters(ConfigAttr config) const;
+  /// Shared memory a block may use: the device's default (static) limit,
+  /// since materialization allocates shared buffers statically.
+  int64_t getSharedMemoryLimit() const;
+
+  linalg::LinalgOp getOp() const { return op; }
+  SketchAttr getSketch() const { return sketch; }
+  const LoopNest &getLoopNest() const { return nest; }
+  const DeviceDescription &getDevice() const { return device; }
+  /// Vector widths a staged operand (by position in the sketch's `shared`
+  /// list) may use: powers of two up to kMaxVectorBytes.
+  ArrayRef<int64_t> getVectorCandidates(unsigned sharedIndex) const {
+    return vectorCandidates[sharedIndex];
+  }
+
+private:
+  SearchSpace(linalg::LinalgOp op, SketchAttr sketch,
+              const DeviceDescription &device, LoopNest nest)
+      : op(op), sketch(sketch), device(device), nest(std::move(nest)) {}
+
+  /// Levels of loop `loop` under the sketch.
+  unsigned getNumLevels(unsigned loop) const;
+  /// Per staged operand, a vector width drawn uniformly among those that
+  /// divide its per-thread load under the tiles of `probe`; std::nullopt
+  /// when some operand has none.
+  std::optional<SmallVector<int64_t>> sampleVector(ConfigAttr probe,
+                                                   RandomEngine &rng) const;
+  /// Tiles of `config` as vectors.
+  SmallVector<SmallVector<int64_t>> getTiles(ConfigAttr config) const;
+
+  /// Op interfaces have no const accessors.
+  mutable linalg::LinalgOp op;
+  SketchAttr sketch;
+  DeviceDescription device;
+  LoopNest nest;
+  /// Prime factorization of every loop extent: (prime, exponent) pairs.
+  SmallVector<SmallVector<std::pair<int64_t, int64_t>>> primeFactors;
+  /// Element bytes of every staged operand.
+  SmallVector<int64_t> sharedElementBytes;
+  SmallVector<SmallVector<int64_t>> vectorCandidates;
+};
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_TUNING_SEARCH_SEARCHSPACE_H

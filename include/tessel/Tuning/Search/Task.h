@@ -1,0 +1,98 @@
+//===- Task.h - Tuning tasks extracted from a model -------------*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A tuning task is one distinct kernel of a model, as in Ansor's task
+// extraction: a linalg op with reduction loops (a matmul, a convolution, a
+// pooling or another reduction) together with the elementwise consumers its
+// kernel fuses. Identical kernels anywhere in the model share one task, keyed
+// by a canonical text (the workload key), and the task's weight counts them.
+// Each task carries a standalone module that runs its kernel alone, so that
+// candidate schedules can be compiled and measured without the model. The
+// key format and the extraction rules are in docs/SearchSpace.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TUNING_SEARCH_TASK_H
+#define TESSEL_TUNING_SEARCH_TASK_H
+
+#include "tessel/Dialect/Tessel/IR/TesselAttrs.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace tessel {
+
+/// Name of the unit attribute marking the op a task module tunes.
+constexpr llvm::StringLiteral kTaskTargetAttrName = "tessel.target";
+/// Name of the function of a task module.
+constexpr llvm::StringLiteral kTaskFunctionName = "main";
+
+/// One distinct kernel of a model.
+struct TuningTask {
+  /// Canonical text of the kernel; equal for identical kernels.
+  std::string workloadKey;
+  /// Name of the target op without its dialect ("conv_2d_nchw_fchw").
+  std::string opKind;
+  /// FLOPs of one occurrence: the target op and its fused consumers.
+  double flops = 0;
+  /// Occurrences of the kernel in the model.
+  int64_t weight = 0;
+  /// Short human-readable summary, see describe().
+  std::string description;
+  /// Standalone module: `func.func @main` runs the kernel on its arguments.
+  OwningOpRef<ModuleOp> module;
+  /// Sketches the search may fill in (generateSketches of the target op).
+  std::vector<SketchAttr> sketches;
+  /// Number of elementwise consumers fused into the target op's kernel.
+  int64_t fusedConsumers = 0;
+
+  /// The op of `module` marked `tessel.target`.
+  linalg::LinalgOp getTargetOp() const;
+  /// The description, e.g. "conv_2d_nchw_fchw 1x64x58x58 * 64x64x3x3 s1
+  /// f32 +1 fused".
+  const std::string &describe() const { return description; }
+};
+
+/// Options of task extraction.
+struct TaskExtractionOptions {
+  /// Also make tasks of ops without reduction loops (elementwise, broadcast,
+  /// transpose), like TVM's `include_simple_tasks=True`. Fills are never
+  /// tasks.
+  bool includeSimpleTasks = false;
+  /// Also generate cross_thread_reduction sketches, which cannot be
+  /// materialized yet (see SketchRules.h).
+  bool includeCrossThreadReduction = false;
+};
+
+/// Extracts the tuning tasks of every function of `module`, deduplicated by
+/// workload key, in the order of their first occurrence. Ops with dynamic
+/// shapes or without a parallel loop are left out. Fails on linalg ops that
+/// work on buffers.
+llvm::Expected<std::vector<TuningTask>>
+extractTasks(ModuleOp module, MLIRContext *context,
+             const TaskExtractionOptions &options = {});
+
+/// The workload key of `op` with its fused elementwise `consumers` (in
+/// chain order).
+std::string getWorkloadKey(linalg::LinalgOp op,
+                           ArrayRef<Operation *> consumers);
+
+/// A clone of the task's module whose target op carries `sketch` and
+/// `config` as `tessel.sketch` and `tessel.config` (and no `tessel.target`
+/// marker), ready for the `tessel-to-cuda` pipeline.
+OwningOpRef<ModuleOp> applySchedule(TuningTask &task, SketchAttr sketch,
+                                    ConfigAttr config);
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_TUNING_SEARCH_TASK_H

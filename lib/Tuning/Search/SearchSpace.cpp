@@ -1,0 +1,354 @@
+//===- SearchSpace.cpp - The configs of one sketch of one op --------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Search/SearchSpace.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+/// Registers a thread spends on addresses, loop counters and indices.
+static constexpr int64_t kRegisterOverhead = 24;
+
+static SmallVector<std::pair<int64_t, int64_t>> factorize(int64_t n) {
+  SmallVector<std::pair<int64_t, int64_t>> factors;
+  for (int64_t p = 2; p * p <= n; ++p) {
+    int64_t exponent = 0;
+    while (n % p == 0) {
+      n /= p;
+      ++exponent;
+    }
+    if (exponent)
+      factors.push_back({p, exponent});
+  }
+  if (n > 1)
+    factors.push_back({n, 1});
+  return factors;
+}
+
+static uint64_t saturatingMul(uint64_t a, uint64_t b) {
+  if (a != 0 && b > std::numeric_limits<uint64_t>::max() / a)
+    return std::numeric_limits<uint64_t>::max();
+  return a * b;
+}
+
+/// Binomial coefficient C(n, k), saturating.
+static uint64_t binomial(uint64_t n, uint64_t k) {
+  k = std::min(k, n - k);
+  uint64_t result = 1;
+  for (uint64_t i = 1; i <= k; ++i) {
+    // result * (n - k + i) / i stays integral at every step.
+    uint64_t next = saturatingMul(result, n - k + i);
+    if (next == std::numeric_limits<uint64_t>::max())
+      return next;
+    result = next / i;
+  }
+  return result;
+}
+
+static int64_t getElementBytes(Value value) {
+  Type type = getElementTypeOrSelf(value.getType());
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// 32-bit registers that `elements` values of `bytes` bytes occupy.
+static int64_t toRegisters(int64_t elements, int64_t bytes) {
+  return llvm::divideCeil(elements * bytes, 4);
+}
+
+FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
+                                        const DeviceDescription &device) {
+  FailureOr<LoopNest> nest = LoopNest::get(op);
+  if (failed(nest) || !sketch)
+    return failure();
+  {
+    ScopedDiagnosticHandler silence(op->getContext(),
+                                    [](Diagnostic &) { return success(); });
+    if (failed(verifySchedule(op, sketch, ConfigAttr(),
+                              [&] { return op->emitError(); })))
+      return failure();
+  }
+  SearchSpace space(op, sketch, device, *nest);
+  for (int64_t extent : space.nest.extents)
+    space.primeFactors.push_back(factorize(extent));
+  for (int64_t operand : sketch.getShared()) {
+    int64_t bytes = getElementBytes(op.getDpsInputOperand(operand)->get());
+    space.sharedElementBytes.push_back(bytes);
+    SmallVector<int64_t> &widths = space.vectorCandidates.emplace_back();
+    for (int64_t width = 1; width * bytes <= kMaxVectorBytes; width *= 2)
+      widths.push_back(width);
+  }
+  return space;
+}
+
+unsigned SearchSpace::getNumLevels(unsigned loop) const {
+  return nest.isReduction[loop] ? sketch.getNumReductionLevels()
+                                : sketch.getNumSpaceLevels();
+}
+
+SmallVector<SmallVector<int64_t>>
+SearchSpace::getTiles(ConfigAttr config) const {
+  SmallVector<SmallVector<int64_t>> tiles;
+  for (unsigned loop = 0; loop < config.getNumLoops(); ++loop)
+    tiles.emplace_back(config.getLoopTiles(loop));
+  return tiles;
+}
+
+int64_t SearchSpace::getSharedMemoryLimit() const {
+  return device.defaultSharedMemoryPerBlockBytes;
+}
+
+int64_t SearchSpace::getSharedMemoryBytes(ConfigAttr config) const {
+  SmallVector<int64_t> tile = getBlockTile(sketch, config, nest);
+  int64_t bytes = 0;
+  for (auto [operand, elementBytes] :
+       llvm::zip(sketch.getShared(), sharedElementBytes)) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
+    bytes += getFootprint(map, tile) * elementBytes;
+  }
+  return bytes;
+}
+
+RegisterEstimate SearchSpace::estimateRegisters(ConfigAttr config) const {
+  RegisterEstimate estimate;
+  estimate.overhead = kRegisterOverhead;
+  bool multiLevel = sketch.getKind() == SketchKind::MultiLevelTiling;
+  bool registerTile = multiLevel && sketch.getRegisterAccumulator();
+  // The register tile of a thread: every space level below the block that
+  // is not bound to threads (virtual threads are unrolled in the thread),
+  // and the innermost reduction level.
+  SmallVector<int64_t> tile(nest.size(), 1);
+  int64_t outputs = 1;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    ArrayRef<int64_t> levels = config.getLoopTiles(loop);
+    if (nest.isReduction[loop]) {
+      if (multiLevel)
+        tile[loop] = levels.back();
+      continue;
+    }
+    if (!registerTile)
+      continue;
+    for (unsigned level = 1; level < levels.size(); ++level)
+      if (level != *sketch.getThreadLevel())
+        tile[loop] *= levels[level];
+    outputs *= tile[loop];
+  }
+  for (OpOperand &init : op.getDpsInitsMutable())
+    estimate.accumulators += toRegisters(outputs, getElementBytes(init.get()));
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<ShapedType>(input->get().getType()) ||
+        !op.payloadUsesValueFromOperand(input))
+      continue;
+    estimate.operands +=
+        toRegisters(getFootprint(op.getMatchingIndexingMap(input), tile),
+                    getElementBytes(input->get()));
+  }
+  for (auto [width, bytes] :
+       llvm::zip(config.getVector(), sharedElementBytes))
+    estimate.stagedLoads += toRegisters(width, bytes);
+  return estimate;
+}
+
+LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
+  auto fail = [&](const Twine &message) {
+    if (why)
+      *why = message.str();
+    return failure();
+  };
+  if (!config)
+    return fail("no config");
+  {
+    std::string message;
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
+      if (message.empty())
+        message = d.str();
+      return success();
+    });
+    if (failed(verifySchedule(op, sketch, config,
+                              [&] { return op->emitError(); })))
+      return fail(message);
+  }
+  int64_t threads = getThreadsPerBlock(sketch, config, nest);
+  if (threads > device.maxThreadsPerBlock)
+    return fail(Twine(threads) + " threads per block; " + device.id +
+                " allows " + Twine(device.maxThreadsPerBlock));
+  if (std::optional<unsigned> level = sketch.getVThreadLevel()) {
+    int64_t vthreads = 1;
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      if (!nest.isReduction[loop])
+        vthreads *= config.getLoopTiles(loop)[*level];
+    if (vthreads > kMaxVirtualThreads)
+      return fail(Twine(vthreads) + " virtual threads per block; at most " +
+                  Twine(kMaxVirtualThreads) + " are allowed");
+  }
+  int64_t shared = getSharedMemoryBytes(config);
+  if (shared > getSharedMemoryLimit())
+    return fail(Twine(shared) + " bytes of shared memory per block; " +
+                device.id + " allows " + Twine(getSharedMemoryLimit()) +
+                " without the dynamic opt-in");
+  RegisterEstimate registers = estimateRegisters(config);
+  if (registers.total() > device.maxRegistersPerThread)
+    return fail("about " + Twine(registers.total()) +
+                " registers per thread (" + Twine(registers.accumulators) +
+                " accumulators, " + Twine(registers.operands) +
+                " operands, " + Twine(registers.stagedLoads) +
+                " staged loads); " + device.id + " allows " +
+                Twine(device.maxRegistersPerThread));
+  return success();
+}
+
+/// Splits `exponent` into `parts` non-negative parts, uniformly among all
+/// such compositions (stars and bars: `parts - 1` bars among
+/// `exponent + parts - 1` places, chosen by selection sampling).
+static SmallVector<int64_t> sampleComposition(int64_t exponent, unsigned parts,
+                                              RandomEngine &rng) {
+  SmallVector<int64_t> result(parts, 0);
+  int64_t places = exponent + parts - 1;
+  int64_t barsLeft = parts - 1;
+  unsigned part = 0;
+  for (int64_t place = 0; place < places; ++place) {
+    int64_t placesLeft = places - place;
+    if (static_cast<int64_t>(rng.uniform(placesLeft)) < barsLeft) {
+      --barsLeft;
+      ++part;
+    } else {
+      ++result[part];
+    }
+  }
+  return result;
+}
+
+std::optional<SmallVector<int64_t>>
+SearchSpace::sampleVector(ConfigAttr probe, RandomEngine &rng) const {
+  SmallVector<int64_t> vector;
+  SmallVector<int64_t> tile = getBlockTile(sketch, probe, nest);
+  int64_t threads = getThreadsPerBlock(sketch, probe, nest);
+  for (auto [index, operand] : llvm::enumerate(sketch.getShared())) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
+    SmallVector<int64_t> shape = getFootprintShape(map, tile);
+    int64_t footprint = getFootprint(map, tile);
+    if (footprint % threads != 0)
+      return std::nullopt;
+    int64_t perThread = footprint / threads;
+    SmallVector<int64_t> valid;
+    for (int64_t width : vectorCandidates[index])
+      if (perThread % width == 0 && (shape.empty() || shape.back() % width == 0))
+        valid.push_back(width);
+    if (valid.empty())
+      return std::nullopt;
+    vector.push_back(valid[rng.uniform(valid.size())]);
+  }
+  return vector;
+}
+
+FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
+  MLIRContext *ctx = op->getContext();
+  std::string lastReason;
+  SmallVector<int64_t> ones(sketch.getShared().size(), 1);
+  for (int attempt = 0; attempt < kMaxSampleTries; ++attempt) {
+    SmallVector<SmallVector<int64_t>> tiles;
+    for (unsigned loop = 0; loop < nest.size(); ++loop) {
+      SmallVector<int64_t> &levels = tiles.emplace_back(getNumLevels(loop), 1);
+      for (auto [prime, exponent] : primeFactors[loop]) {
+        SmallVector<int64_t> parts =
+            sampleComposition(exponent, levels.size(), rng);
+        for (auto [level, part] : llvm::zip(levels, parts))
+          for (int64_t i = 0; i < part; ++i)
+            level *= prime;
+      }
+    }
+    int64_t unroll = kUnrollValues[rng.uniform(std::size(kUnrollValues))];
+    auto probe = ConfigAttr::get(ctx, tiles, unroll, ones);
+    if (failed(check(probe, &lastReason)))
+      continue;
+    std::optional<SmallVector<int64_t>> vector = sampleVector(probe, rng);
+    if (!vector)
+      continue;
+    auto config = ConfigAttr::get(ctx, tiles, unroll, *vector);
+    if (succeeded(check(config, &lastReason)))
+      return config;
+  }
+  if (why)
+    *why = "no valid config in " + std::to_string(kMaxSampleTries) +
+           " draws; the last one failed with: " + lastReason;
+  return failure();
+}
+
+std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
+                                                      RandomEngine &rng) {
+  MLIRContext *ctx = op->getContext();
+  SmallVector<unsigned> loops;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    if (nest.extents[loop] > 1 && getNumLevels(loop) > 1)
+      loops.push_back(loop);
+  if (loops.empty())
+    return std::nullopt;
+  for (int attempt = 0; attempt < kMaxMutationTries; ++attempt) {
+    SmallVector<SmallVector<int64_t>> tiles = getTiles(config);
+    unsigned loop = loops[rng.uniform(loops.size())];
+    SmallVector<int64_t> &levels = tiles[loop];
+    SmallVector<unsigned> sources;
+    for (unsigned level = 0; level < levels.size(); ++level)
+      if (levels[level] > 1)
+        sources.push_back(level);
+    unsigned src = sources[rng.uniform(sources.size())];
+    SmallVector<int64_t> divisors;
+    for (int64_t d = 2; d <= levels[src]; ++d)
+      if (levels[src] % d == 0)
+        divisors.push_back(d);
+    int64_t factor = divisors[rng.uniform(divisors.size())];
+    unsigned dst = rng.uniform(levels.size() - 1);
+    if (dst >= src)
+      ++dst;
+    levels[src] /= factor;
+    levels[dst] *= factor;
+
+    // Keep the vector widths when they still fit, else draw valid ones.
+    auto mutated =
+        ConfigAttr::get(ctx, tiles, config.getUnroll(), config.getVector());
+    if (succeeded(check(mutated)))
+      return mutated;
+    SmallVector<int64_t> ones(sketch.getShared().size(), 1);
+    auto probe = ConfigAttr::get(ctx, tiles, config.getUnroll(), ones);
+    if (failed(check(probe)))
+      continue;
+    std::optional<SmallVector<int64_t>> vector = sampleVector(probe, rng);
+    if (!vector)
+      continue;
+    mutated = ConfigAttr::get(ctx, tiles, config.getUnroll(), *vector);
+    if (succeeded(check(mutated)))
+      return mutated;
+  }
+  return std::nullopt;
+}
+
+ConfigAttr SearchSpace::mutateUnroll(ConfigAttr config, RandomEngine &rng) {
+  SmallVector<int64_t> others;
+  for (int64_t value : kUnrollValues)
+    if (value != config.getUnroll())
+      others.push_back(value);
+  int64_t unroll = others[rng.uniform(others.size())];
+  return ConfigAttr::get(op->getContext(), config.getTiles(), unroll,
+                         config.getVector());
+}
+
+uint64_t SearchSpace::getSizeEstimate() const {
+  uint64_t size = std::size(kUnrollValues);
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    uint64_t parts = getNumLevels(loop);
+    for (auto [prime, exponent] : primeFactors[loop])
+      size = saturatingMul(size, binomial(exponent + parts - 1, parts - 1));
+  }
+  for (const SmallVector<int64_t> &widths : vectorCandidates)
+    size = saturatingMul(size, widths.size());
+  return size;
+}

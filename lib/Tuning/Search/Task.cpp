@@ -1,0 +1,503 @@
+//===- Task.cpp - Tuning tasks extracted from a model ---------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Search/Task.h"
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+#include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
+#include "tessel/Tuning/Search/SketchRules.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+//===----------------------------------------------------------------------===//
+// Workload keys
+//===----------------------------------------------------------------------===//
+
+/// Whether `value` is defined by a constant-like op (scalar constants that
+/// bodies and fills capture).
+static bool isConstant(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->hasTrait<OpTrait::ConstantLike>() &&
+         def->getNumOperands() == 0 && def->getNumRegions() == 0;
+}
+
+static void printConstant(Value value, raw_ostream &os) {
+  Operation *def = value.getDefiningOp();
+  // The value attribute of arith.constant and the like, with its type.
+  if (Attribute attr = def->getAttr("value"))
+    attr.print(os);
+  else
+    def->getAttrDictionary().print(os);
+  os << ":" << value.getType();
+}
+
+/// Prints the ops of `region` with values numbered by position: block
+/// arguments `%aN`, results `%rN`, constants captured from above by value,
+/// other captured values `%extN`.
+static void printBody(Region &region, raw_ostream &os,
+                      DenseMap<Value, std::string> &names, int64_t &next) {
+  for (Block &block : region) {
+    os << "^(";
+    llvm::interleaveComma(block.getArguments(), os, [&](BlockArgument arg) {
+      std::string name = "%a" + std::to_string(next++);
+      names[arg] = name;
+      os << name << ":" << arg.getType();
+    });
+    os << ")";
+    for (Operation &inner : block) {
+      os << " ";
+      for (Value result : inner.getResults())
+        names[result] = "%r" + std::to_string(next++);
+      llvm::interleaveComma(inner.getResults(), os,
+                            [&](Value result) { os << names[result]; });
+      if (inner.getNumResults())
+        os << "=";
+      os << inner.getName().getStringRef() << "(";
+      llvm::interleaveComma(inner.getOperands(), os, [&](Value operand) {
+        auto it = names.find(operand);
+        if (it != names.end())
+          os << it->second;
+        else if (isConstant(operand))
+          printConstant(operand, os);
+        else
+          os << "%ext:" << operand.getType();
+      });
+      os << ")";
+      if (!inner.getAttrDictionary().empty()) {
+        inner.getAttrDictionary().print(os);
+      }
+      if (inner.getNumResults()) {
+        os << ":";
+        llvm::interleaveComma(inner.getResultTypes(), os);
+      }
+      for (Region &nested : inner.getRegions()) {
+        os << "{";
+        printBody(nested, os, names, next);
+        os << "}";
+      }
+      os << ";";
+    }
+  }
+}
+
+/// How the task module gets the init `value` of a target op.
+static void printInit(Value value, raw_ostream &os) {
+  if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
+    os << "fill(";
+    Value scalar = fill.getInputs()[0];
+    if (isConstant(scalar))
+      printConstant(scalar, os);
+    else
+      os << "arg";
+    os << ")";
+    return;
+  }
+  if (value.getDefiningOp<tensor::EmptyOp>()) {
+    os << "empty";
+    return;
+  }
+  os << "arg";
+}
+
+/// Attributes that decide what an op computes besides its maps, iterators
+/// and body: strides, dilations, casts. Tessel's own are left out.
+static void printAttributes(Operation *op, raw_ostream &os) {
+  os << "{";
+  bool first = true;
+  for (NamedAttribute attr : op->getAttrDictionary()) {
+    StringRef name = attr.getName().getValue();
+    if (name == "indexing_maps" || name == "iterator_types" ||
+        name == "operandSegmentSizes" ||
+        name == "linalg.memoized_indexing_maps" || name.starts_with("tessel."))
+      continue;
+    if (!first)
+      os << ",";
+    first = false;
+    os << name << "=";
+    attr.getValue().print(os);
+  }
+  os << "}";
+}
+
+/// The key of one op. `chained` is the value the op reads from the previous
+/// op of a fused chain (null for the target op).
+static void printOpKey(linalg::LinalgOp op, Value chained, raw_ostream &os) {
+  os << op->getName().getStringRef() << " ins(";
+  llvm::interleaveComma(op.getDpsInputOperands(), os, [&](OpOperand *input) {
+    if (chained && input->get() == chained)
+      os << "chain:";
+    os << input->get().getType();
+  });
+  os << ") outs(";
+  llvm::interleaveComma(op.getDpsInitsMutable(), os, [&](OpOperand &init) {
+    printInit(init.get(), os);
+    os << ":" << init.get().getType();
+  });
+  os << ") maps[";
+  llvm::interleaveComma(op.getIndexingMapsArray(), os,
+                        [&](AffineMap map) { map.print(os); });
+  os << "] iters[";
+  llvm::interleaveComma(op.getIteratorTypesArray(), os,
+                        [&](utils::IteratorType type) {
+                          os << utils::stringifyIteratorType(type);
+                        });
+  os << "] attrs";
+  printAttributes(op, os);
+  if (isa<linalg::GenericOp>(op)) {
+    DenseMap<Value, std::string> names;
+    int64_t next = 0;
+    os << " body{";
+    printBody(op->getRegion(0), os, names, next);
+    os << "}";
+  }
+}
+
+std::string tessel::getWorkloadKey(linalg::LinalgOp op,
+                                   ArrayRef<Operation *> consumers) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  printOpKey(op, Value(), os);
+  Value chained = op->getNumResults() ? op->getResult(0) : Value();
+  for (Operation *consumer : consumers) {
+    os << " | fused ";
+    printOpKey(cast<linalg::LinalgOp>(consumer), chained, os);
+    chained = consumer->getResult(0);
+  }
+  return key;
+}
+
+//===----------------------------------------------------------------------===//
+// Descriptions
+//===----------------------------------------------------------------------===//
+
+static void printShape(Type type, raw_ostream &os) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped) {
+    os << type;
+    return;
+  }
+  if (shaped.getRank() == 0)
+    os << "scalar";
+  llvm::interleave(shaped.getShape(), os, "x");
+}
+
+/// "s1", "s2", or "s1x2" for the strides or dilations attribute `name`.
+static void printWindowAttr(Operation *op, StringRef name, StringRef prefix,
+                            int64_t skipValue, raw_ostream &os) {
+  auto attr = op->getAttrOfType<DenseIntElementsAttr>(name);
+  if (!attr)
+    return;
+  SmallVector<int64_t> values;
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  if (values.empty())
+    return;
+  bool uniform = llvm::all_equal(values);
+  if (uniform && values.front() == skipValue)
+    return;
+  os << " " << prefix;
+  if (uniform)
+    os << values.front();
+  else
+    llvm::interleave(values, os, "x");
+}
+
+static std::string describeOp(linalg::LinalgOp op, int64_t fusedConsumers) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op->getName().stripDialect() << " ";
+  llvm::interleave(
+      op.getDpsInputOperands(), os,
+      [&](OpOperand *input) { printShape(input->get().getType(), os); },
+      " * ");
+  if (isa<linalg::GenericOp>(op)) {
+    os << " -> ";
+    llvm::interleave(
+        op.getDpsInitsMutable(), os,
+        [&](OpOperand &init) { printShape(init.get().getType(), os); }, ", ");
+    os << " [";
+    for (utils::IteratorType type : op.getIteratorTypesArray())
+      os << (type == utils::IteratorType::parallel ? "p" : "r");
+    os << "]";
+  }
+  printWindowAttr(op, "strides", "s", /*skipValue=*/-1, os);
+  printWindowAttr(op, "dilations", "d", /*skipValue=*/1, os);
+  Type element = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+  os << " " << element;
+  if (fusedConsumers)
+    os << " +" << fusedConsumers << " fused";
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Standalone modules
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Builds `func.func @main` around an op and its fused consumers.
+class TaskModuleBuilder {
+public:
+  TaskModuleBuilder(MLIRContext *context, Location loc)
+      : builder(context), loc(loc) {}
+
+  /// Builds the module; fails when the module does not verify.
+  FailureOr<OwningOpRef<ModuleOp>> build(linalg::LinalgOp op,
+                                         ArrayRef<Operation *> consumers);
+
+private:
+  /// A value of the function for `value`: a clone of a scalar constant, or
+  /// a new argument.
+  Value getCaptured(Value value);
+  Value addArgument(Type type);
+  Value createEmpty(Type type);
+  /// Clones `op`, its captured values mapped, and sets every operand: the
+  /// chained value where `op` reads `chained`, inits from `getInit`, the
+  /// other inputs new arguments.
+  Operation *cloneWithOperands(linalg::LinalgOp op, Value chained,
+                               Value chainedClone, bool isTarget);
+
+  OpBuilder builder;
+  Location loc;
+  func::FuncOp func;
+  Block *entry = nullptr;
+  /// Where constants go: the start of the entry block.
+  OpBuilder::InsertPoint constantsEnd;
+  DenseMap<Value, Value> constants;
+};
+} // namespace
+
+Value TaskModuleBuilder::addArgument(Type type) {
+  return entry->addArgument(type, loc);
+}
+
+Value TaskModuleBuilder::getCaptured(Value value) {
+  if (!isConstant(value))
+    return addArgument(value.getType());
+  auto it = constants.find(value);
+  if (it != constants.end())
+    return it->second;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(entry);
+  Value clone = builder.clone(*value.getDefiningOp())->getResult(0);
+  constants[value] = clone;
+  return clone;
+}
+
+Value TaskModuleBuilder::createEmpty(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  return tensor::EmptyOp::create(builder, loc, tensor.getShape(),
+                                 tensor.getElementType(), tensor.getEncoding());
+}
+
+Operation *TaskModuleBuilder::cloneWithOperands(linalg::LinalgOp op,
+                                                Value chained,
+                                                Value chainedClone,
+                                                bool isTarget) {
+  // Values the body captures (such as scalar constants).
+  IRMapping mapping;
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  for (Value value : captured)
+    mapping.map(value, getCaptured(value));
+
+  SmallVector<Value> operands;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value value = input->get();
+    if (chained && value == chained)
+      operands.push_back(chainedClone);
+    else if (isa<ShapedType>(value.getType()))
+      operands.push_back(addArgument(value.getType()));
+    else
+      operands.push_back(getCaptured(value));
+  }
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    Value value = init.get();
+    if (auto fill = value.getDefiningOp<linalg::FillOp>(); fill && isTarget) {
+      Value scalar = getCaptured(fill.getInputs()[0]);
+      Value empty = createEmpty(value.getType());
+      Operation *clone = builder.clone(*fill);
+      clone->setOperand(0, scalar);
+      clone->setOperand(1, empty);
+      operands.push_back(clone->getResult(0));
+    } else if (value.getDefiningOp<tensor::EmptyOp>()) {
+      operands.push_back(createEmpty(value.getType()));
+    } else {
+      operands.push_back(addArgument(value.getType()));
+    }
+  }
+  Operation *clone = builder.clone(*op, mapping);
+  for (auto [index, operand] : llvm::enumerate(operands))
+    clone->setOperand(index, operand);
+  // Schedules of the model do not carry over.
+  for (NamedAttribute attr : llvm::to_vector(clone->getDiscardableAttrs()))
+    if (attr.getName().getValue().starts_with("tessel."))
+      clone->removeDiscardableAttr(attr.getName());
+  return clone;
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+TaskModuleBuilder::build(linalg::LinalgOp op, ArrayRef<Operation *> consumers) {
+  MLIRContext *ctx = builder.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  builder.setInsertionPointToEnd(module->getBody());
+  func = func::FuncOp::create(builder, loc, kTaskFunctionName,
+                              FunctionType::get(ctx, {}, {}));
+  entry = func.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+
+  Operation *target = cloneWithOperands(op, Value(), Value(), true);
+  target->setAttr(kTaskTargetAttrName, UnitAttr::get(ctx));
+  Operation *last = target;
+  Value chained = op->getNumResults() ? op->getResult(0) : Value();
+  for (Operation *consumer : consumers) {
+    last = cloneWithOperands(cast<linalg::LinalgOp>(consumer), chained,
+                             last->getResult(0), false);
+    chained = consumer->getResult(0);
+  }
+  func::ReturnOp::create(builder, loc, last->getResults());
+  func.setType(FunctionType::get(ctx, entry->getArgumentTypes(),
+                                 last->getResultTypes()));
+
+  // The dialect verifier does not know the target marker: verify without it.
+  target->removeAttr(kTaskTargetAttrName);
+  if (failed(verify(*module)))
+    return failure();
+  target->setAttr(kTaskTargetAttrName, UnitAttr::get(ctx));
+  return std::move(module);
+}
+
+//===----------------------------------------------------------------------===//
+// Extraction
+//===----------------------------------------------------------------------===//
+
+linalg::LinalgOp TuningTask::getTargetOp() const {
+  linalg::LinalgOp target;
+  if (!module)
+    return target;
+  module.get()->walk([&](linalg::LinalgOp op) {
+    if (!op->hasAttr(kTaskTargetAttrName))
+      return WalkResult::advance();
+    target = op;
+    return WalkResult::interrupt();
+  });
+  return target;
+}
+
+static double getIterations(linalg::LinalgOp op) {
+  double iterations = 1;
+  for (int64_t extent : op.getStaticLoopRanges())
+    iterations *= static_cast<double>(extent);
+  return iterations;
+}
+
+/// The fused consumers of a task rooted at `op`: the fusible chain when the
+/// init of `op` is a fill (materialization needs the init computed in the
+/// kernel; the task module gives the fill to `op` alone), none otherwise.
+static SmallVector<Operation *> getTaskConsumers(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 ||
+      !op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
+    return {};
+  return getFusibleConsumers(op, std::numeric_limits<int64_t>::max());
+}
+
+llvm::Expected<std::vector<TuningTask>>
+tessel::extractTasks(ModuleOp module, MLIRContext *context,
+                     const TaskExtractionOptions &options) {
+  if (context != module->getContext())
+    return llvm::createStringError(
+        "extractTasks: the module belongs to another context");
+  std::vector<TuningTask> tasks;
+  llvm::StringMap<size_t> byKey;
+  llvm::DenseSet<Operation *> fused;
+  std::optional<std::string> error;
+  module.walk([&](linalg::LinalgOp op) {
+    if (fused.contains(op) || isa<linalg::FillOp>(op) ||
+        op->getParentOfType<gpu::LaunchOp>() ||
+        op->getParentOfType<scf::ForallOp>())
+      return WalkResult::advance();
+    if (!op.hasPureTensorSemantics()) {
+      std::string where;
+      llvm::raw_string_ostream os(where);
+      os << op->getLoc();
+      error = "extractTasks needs linalg ops on tensors; '" +
+              op->getName().getStringRef().str() + "' at " + where +
+              " works on buffers";
+      return WalkResult::interrupt();
+    }
+    FailureOr<LoopNest> nest = LoopNest::get(op);
+    if (failed(nest) || !llvm::is_contained(nest->isReduction, false))
+      return WalkResult::advance();
+    if (op.getNumReductionLoops() == 0 && !options.includeSimpleTasks)
+      return WalkResult::advance();
+
+    SmallVector<Operation *> consumers = getTaskConsumers(op);
+    fused.insert(consumers.begin(), consumers.end());
+    std::string key = getWorkloadKey(op, consumers);
+    auto [it, inserted] = byKey.try_emplace(key, tasks.size());
+    if (!inserted) {
+      ++tasks[it->second].weight;
+      return WalkResult::advance();
+    }
+
+    TuningTask task;
+    task.workloadKey = std::move(key);
+    task.opKind = op->getName().stripDialect().str();
+    task.weight = 1;
+    task.fusedConsumers = consumers.size();
+    task.flops = getIterations(op) * countBodyOperations(op);
+    for (Operation *consumer : consumers)
+      task.flops += getIterations(cast<linalg::LinalgOp>(consumer)) *
+                    countBodyOperations(cast<linalg::LinalgOp>(consumer));
+    task.description = describeOp(op, consumers.size());
+    TaskModuleBuilder builder(context, UnknownLoc::get(context));
+    FailureOr<OwningOpRef<ModuleOp>> taskModule = builder.build(op, consumers);
+    if (failed(taskModule)) {
+      error = "cannot build a standalone module for " + task.description;
+      return WalkResult::interrupt();
+    }
+    task.module = std::move(*taskModule);
+    SketchOptions sketchOptions;
+    sketchOptions.includeCrossThreadReduction =
+        options.includeCrossThreadReduction;
+    task.sketches = generateSketches(task.getTargetOp(), task.fusedConsumers,
+                                     sketchOptions);
+    tasks.push_back(std::move(task));
+    return WalkResult::advance();
+  });
+  if (error)
+    return llvm::createStringError(*error);
+  return std::move(tasks);
+}
+
+OwningOpRef<ModuleOp> tessel::applySchedule(TuningTask &task, SketchAttr sketch,
+                                            ConfigAttr config) {
+  OwningOpRef<ModuleOp> clone(cast<ModuleOp>(task.module->clone()));
+  clone->walk([&](linalg::LinalgOp op) {
+    if (!op->hasAttr(kTaskTargetAttrName))
+      return;
+    op->removeAttr(kTaskTargetAttrName);
+    op->setAttr(TesselDialect::kSketchAttrName, sketch);
+    if (config)
+      op->setAttr(TesselDialect::kConfigAttrName, config);
+  });
+  return clone;
+}
