@@ -1,0 +1,110 @@
+//===- ModelTasksTest.cpp - Tasks of the frontend models ------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs task extraction on real frontend IR (ResNet-50, BERT-base) when the
+// files are present; skips otherwise. The task tables are printed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearchTestUtils.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+class ModelTasksTest : public SearchTest {
+protected:
+  /// Extracts the tasks of frontend model `file`, or std::nullopt when the
+  /// file is missing (the test then skips).
+  std::optional<std::vector<TuningTask>> modelTasks(StringRef file) {
+    std::string dir = TESSEL_FRONTEND_IR_DIR;
+    if (const char *env = std::getenv("TESSEL_FRONTEND_IR_DIR"))
+      dir = env;
+    SmallString<256> path(dir);
+    llvm::sys::path::append(path, file);
+    if (!llvm::sys::fs::exists(path))
+      return std::nullopt;
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    if (!buffer) {
+      ADD_FAILURE() << "cannot read " << path.str().str();
+      return std::nullopt;
+    }
+    return extract((*buffer)->getBuffer());
+  }
+
+  static void print(StringRef title, ArrayRef<TuningTask> tasks) {
+    std::printf("%s: %zu tasks\n", title.str().c_str(), tasks.size());
+    std::printf("  %3s %6s %12s  %s\n", "#", "weight", "MFLOP", "task");
+    for (auto [index, task] : llvm::enumerate(tasks))
+      std::printf("  %3zu %6lld %12.1f  %s [%zu sketches]\n", index,
+                  static_cast<long long>(task.weight), task.flops / 1e6,
+                  task.describe().c_str(), task.sketches.size());
+  }
+
+  static std::map<std::string, std::pair<int64_t, int64_t>>
+  countByKind(ArrayRef<TuningTask> tasks) {
+    // kind -> (distinct tasks, occurrences)
+    std::map<std::string, std::pair<int64_t, int64_t>> counts;
+    for (const TuningTask &task : tasks) {
+      ++counts[task.opKind].first;
+      counts[task.opKind].second += task.weight;
+    }
+    return counts;
+  }
+};
+
+TEST_F(ModelTasksTest, ResNet50) {
+  std::optional<std::vector<TuningTask>> tasks =
+      modelTasks("torchmlir-resnet50.mlir");
+  if (!tasks)
+    GTEST_SKIP() << "torchmlir-resnet50.mlir not found";
+  print("ResNet-50", *tasks);
+  auto counts = countByKind(*tasks);
+  EXPECT_EQ(counts["conv_2d_nchw_fchw"], (std::pair<int64_t, int64_t>(23, 53)));
+  EXPECT_EQ(counts["matmul"], (std::pair<int64_t, int64_t>(1, 1)));
+  EXPECT_EQ(counts["pooling_nchw_max"], (std::pair<int64_t, int64_t>(1, 1)));
+  for (const TuningTask &task : *tasks) {
+    EXPECT_FALSE(task.sketches.empty()) << task.describe();
+    EXPECT_GT(task.flops, 0) << task.describe();
+    EXPECT_TRUE(task.getTargetOp()) << task.describe();
+  }
+}
+
+TEST_F(ModelTasksTest, BertBase) {
+  std::optional<std::vector<TuningTask>> tasks =
+      modelTasks("torchmlir-bert-base-seq128.mlir");
+  if (!tasks)
+    GTEST_SKIP() << "torchmlir-bert-base-seq128.mlir not found";
+  print("BERT-base", *tasks);
+  auto counts = countByKind(*tasks);
+  EXPECT_EQ(counts["batch_matmul"], (std::pair<int64_t, int64_t>(5, 72)));
+  EXPECT_EQ(counts["matmul"], (std::pair<int64_t, int64_t>(1, 1)));
+  std::map<std::string, int64_t> matmuls;
+  for (const TuningTask &task : *tasks)
+    if (task.opKind == "batch_matmul" || task.opKind == "matmul")
+      matmuls[task.describe()] = task.weight;
+  std::map<std::string, int64_t> expected = {
+      {"batch_matmul 1x128x768 * 1x768x768 f32", 24},
+      {"batch_matmul 12x128x64 * 12x64x128 f32", 12},
+      {"batch_matmul 12x128x128 * 12x128x64 f32", 12},
+      {"batch_matmul 1x128x768 * 1x768x3072 f32", 12},
+      {"batch_matmul 1x128x3072 * 1x3072x768 f32", 12},
+      {"matmul 1x768 * 768x768 f32", 1},
+  };
+  EXPECT_EQ(matmuls, expected);
+}
+
+} // namespace

@@ -1,0 +1,197 @@
+//===- SearchSpaceTest.cpp - Sampling and mutating configs ----------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearchTestUtils.h"
+
+#include "tessel/Tuning/Search/SearchSpace.h"
+#include "tessel/Tuning/Search/SketchRules.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+class SearchSpaceTest : public SearchTest {
+protected:
+  void SetUp() override {
+    llvm::Expected<DeviceDescription> found = findDevice("h100");
+    ASSERT_TRUE(static_cast<bool>(found)) << llvm::toString(found.takeError());
+    device = *found;
+  }
+
+  /// The single task of `source`.
+  TuningTask &taskOf(StringRef source) {
+    tasks = extract(source);
+    EXPECT_EQ(tasks.size(), 1u);
+    return tasks.front();
+  }
+
+  static bool verifies(linalg::LinalgOp op, SketchAttr sketch,
+                       ConfigAttr config) {
+    std::string message;
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
+      message = d.str();
+      return success();
+    });
+    bool ok = succeeded(
+        verifySchedule(op, sketch, config, [&] { return op->emitError(); }));
+    EXPECT_TRUE(ok) << message;
+    return ok;
+  }
+
+  static void expectSameProducts(const SearchSpace &space, ConfigAttr a,
+                                 ConfigAttr b) {
+    ASSERT_EQ(a.getNumLoops(), b.getNumLoops());
+    for (unsigned loop = 0; loop < a.getNumLoops(); ++loop) {
+      int64_t pa = 1, pb = 1;
+      for (int64_t t : a.getLoopTiles(loop))
+        pa *= t;
+      for (int64_t t : b.getLoopTiles(loop))
+        pb *= t;
+      EXPECT_EQ(pa, pb);
+      EXPECT_EQ(pa, space.getLoopNest().extents[loop]);
+    }
+  }
+
+  /// Samples and mutates 1000 configs of every sketch of `task`.
+  void sampleAndMutate(TuningTask &task) {
+    linalg::LinalgOp op = task.getTargetOp();
+    ASSERT_TRUE(op);
+    ASSERT_FALSE(task.sketches.empty());
+    for (auto [index, sketch] : llvm::enumerate(task.sketches)) {
+      FailureOr<SearchSpace> space = SearchSpace::get(op, sketch, device);
+      ASSERT_TRUE(succeeded(space));
+      RandomEngine rng(index + 1);
+      std::set<std::string> distinct;
+      ConfigAttr current;
+      int tileMutations = 0;
+      for (int i = 0; i < 1000; ++i) {
+        std::string why;
+        FailureOr<ConfigAttr> config = space->sample(rng, &why);
+        ASSERT_TRUE(succeeded(config)) << why;
+        ASSERT_TRUE(verifies(op, sketch, *config));
+        EXPECT_TRUE(succeeded(space->check(*config, &why))) << why;
+        std::string text;
+        llvm::raw_string_ostream(text) << *config;
+        distinct.insert(text);
+        if (i == 0)
+          current = *config;
+      }
+      // Uniform sampling of a space of this size rarely repeats itself.
+      EXPECT_GT(distinct.size(), 900u) << str(sketch);
+      for (int i = 0; i < 1000; ++i) {
+        ConfigAttr next;
+        if (rng.uniformReal() < 0.9) {
+          std::optional<ConfigAttr> mutated =
+              space->mutateTileSize(current, rng);
+          if (!mutated)
+            continue;
+          ++tileMutations;
+          next = *mutated;
+          EXPECT_NE(next, current);
+          expectSameProducts(*space, current, next);
+          EXPECT_EQ(next.getUnroll(), current.getUnroll());
+        } else {
+          next = space->mutateUnroll(current, rng);
+          EXPECT_NE(next.getUnroll(), current.getUnroll());
+          EXPECT_EQ(next.getTiles(), current.getTiles());
+        }
+        ASSERT_TRUE(verifies(op, sketch, next));
+        std::string why;
+        EXPECT_TRUE(succeeded(space->check(next, &why))) << why;
+        current = next;
+      }
+      EXPECT_GT(tileMutations, 700) << str(sketch);
+    }
+  }
+
+  DeviceDescription device;
+  std::vector<TuningTask> tasks;
+};
+
+TEST_F(SearchSpaceTest, Matmul1024SamplesAndMutationsAreValid) {
+  TuningTask &task = taskOf(kMatmul1024);
+  sampleAndMutate(task);
+}
+
+TEST_F(SearchSpaceTest, ResNetConvSamplesAndMutationsAreValid) {
+  TuningTask &task = taskOf(kResNetConv3x3);
+  EXPECT_EQ(task.fusedConsumers, 1);
+  sampleAndMutate(task);
+}
+
+TEST_F(SearchSpaceTest, SameSeedSameConfigs) {
+  TuningTask &task = taskOf(kResNetConv3x3);
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), task.sketches.front(), device);
+  ASSERT_TRUE(succeeded(space));
+  auto run = [&](uint64_t seed) {
+    RandomEngine rng(seed);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    for (int i = 0; i < 20; ++i) {
+      ConfigAttr config = *space->sample(rng);
+      os << config << "\n";
+      if (std::optional<ConfigAttr> mutated = space->mutateTileSize(config, rng))
+        os << *mutated << "\n";
+      os << space->mutateUnroll(config, rng) << "\n";
+    }
+    return text;
+  };
+  EXPECT_EQ(run(42), run(42));
+  EXPECT_NE(run(42), run(43));
+  // splitmix64's published first output for seed 0.
+  RandomEngine zero(0);
+  EXPECT_EQ(zero.next(), 0xe220a8397b1dcdafULL);
+}
+
+TEST_F(SearchSpaceTest, SizeEstimate) {
+  TuningTask &task = taskOf(kMatmul1024);
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), task.sketches.front(), device);
+  ASSERT_TRUE(succeeded(space));
+  // 1024 = 2^10 into 5 space levels twice (C(14,4) = 1001) and into 3
+  // reduction levels (C(12,2) = 66), 5 unroll values, 3 widths for each of
+  // the two staged f32 operands.
+  EXPECT_EQ(space->getSizeEstimate(), 1001ull * 1001 * 66 * 5 * 3 * 3);
+}
+
+TEST_F(SearchSpaceTest, CheckExplainsDeviceLimits) {
+  TuningTask &task = taskOf(kMatmul1024);
+  SketchAttr sketch = task.sketches.front();
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), sketch, device);
+  ASSERT_TRUE(succeeded(space));
+  auto config = [&](SmallVector<SmallVector<int64_t>> tiles) {
+    return ConfigAttr::get(&context, tiles, 16, {1, 1});
+  };
+  std::string why;
+  // 32 x 32 threads, 4x4 registers each, k staged 16 at a time: valid.
+  EXPECT_TRUE(succeeded(space->check(
+      config({{8, 1, 32, 4, 1}, {8, 1, 32, 4, 1}, {64, 16, 1}}), &why)))
+      << why;
+  // Per thread 16 x 16 accumulators.
+  EXPECT_TRUE(failed(space->check(
+      config({{2, 1, 32, 16, 1}, {2, 1, 32, 16, 1}, {128, 8, 1}}), &why)));
+  EXPECT_NE(why.find("registers per thread"), std::string::npos) << why;
+  // 128 x 64 of A and 64 x 128 of B: 64 KiB of shared memory.
+  EXPECT_TRUE(failed(space->check(
+      config({{8, 1, 16, 8, 1}, {8, 1, 16, 8, 1}, {16, 64, 1}}), &why)));
+  EXPECT_NE(why.find("shared memory"), std::string::npos) << why;
+  // The verifier's own limits come first.
+  EXPECT_TRUE(failed(space->check(
+      config({{1, 1, 64, 16, 1}, {1, 1, 64, 16, 1}, {64, 16, 1}}), &why)));
+  EXPECT_NE(why.find("threads per block"), std::string::npos) << why;
+  RegisterEstimate estimate = space->estimateRegisters(
+      config({{8, 1, 32, 4, 1}, {8, 1, 32, 4, 1}, {64, 8, 2}}));
+  EXPECT_EQ(estimate.accumulators, 16);
+  EXPECT_EQ(estimate.operands, 16); // 4x2 of A, 2x4 of B
+  EXPECT_EQ(estimate.stagedLoads, 2);
+}
+
+} // namespace

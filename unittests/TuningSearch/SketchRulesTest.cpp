@@ -1,0 +1,159 @@
+//===- SketchRulesTest.cpp - Ansor's GPU sketch rules per op kind ---------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearchTestUtils.h"
+
+#include "tessel/Tuning/Search/SketchRules.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+class SketchRulesTest : public SearchTest {
+protected:
+  /// The sketches of the first linalg op of @f that is not a fill.
+  std::vector<SketchAttr> sketchesOf(StringRef source, bool crossThread) {
+    module = parse(source);
+    EXPECT_TRUE(module);
+    linalg::LinalgOp found;
+    module->walk([&](linalg::LinalgOp op) {
+      if (!found && !isa<linalg::FillOp>(op))
+        found = op;
+    });
+    EXPECT_TRUE(found);
+    SketchOptions options;
+    options.includeCrossThreadReduction = crossThread;
+    return generateSketches(found, /*fusedConsumers=*/0, options);
+  }
+
+  static std::string str(ArrayRef<SketchAttr> sketches) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    for (SketchAttr sketch : sketches)
+      os << sketch << "\n";
+    return text;
+  }
+};
+
+TEST_F(SketchRulesTest, Matmul) {
+  std::vector<SketchAttr> sketches = sketchesOf(kMatmul1024, true);
+  EXPECT_EQ(str(sketches),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", shared = [0, 1], "
+            "register_accumulator>\n");
+}
+
+TEST_F(SketchRulesTest, SkinnyMatmulAlsoTriesWithoutStaging) {
+  constexpr const char *fc = R"mlir(
+func.func @f(%a: tensor<1x2048xf32>, %b: tensor<2048x1000xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<1x2048xf32>, tensor<2048x1000xf32>) outs(%c : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  return %0 : tensor<1x1000xf32>
+})mlir";
+  // B is read once per element: stage A only, or nothing. The reduction is
+  // longer than the 1000 outputs: cross-thread reduction too.
+  EXPECT_EQ(str(sketchesOf(fc, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", shared = [0, 1], "
+            "register_accumulator>\n"
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", shared = [0], "
+            "register_accumulator>\n"
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", register_accumulator>\n"
+            "#tessel.sketch<cross_thread_reduction, \"SRR\">\n");
+  EXPECT_EQ(sketchesOf(fc, false).size(), 3u);
+}
+
+TEST_F(SketchRulesTest, Conv) {
+  EXPECT_EQ(str(sketchesOf(kResNetConv3x3, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", shared = [0, 1], "
+            "register_accumulator>\n");
+}
+
+TEST_F(SketchRulesTest, Depthwise) {
+  constexpr const char *depthwise = R"mlir(
+func.func @f(%x: tensor<1x32x114x114xf32>, %w: tensor<32x3x3xf32>, %o: tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32> {
+  %0 = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%x, %w : tensor<1x32x114x114xf32>, tensor<32x3x3xf32>) outs(%o : tensor<1x32x112x112xf32>) -> tensor<1x32x112x112xf32>
+  return %0 : tensor<1x32x112x112xf32>
+})mlir";
+  // Each input element is read about 9 times: also try staging only the
+  // filter, and nothing.
+  EXPECT_EQ(str(sketchesOf(depthwise, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", shared = [0, 1], "
+            "register_accumulator>\n"
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", shared = [1], "
+            "register_accumulator>\n"
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", register_accumulator>\n");
+}
+
+TEST_F(SketchRulesTest, PoolingHasNoDataReuse) {
+  constexpr const char *pool = R"mlir(
+func.func @f(%x: tensor<1x64x114x114xf32>, %o: tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32> {
+  %win = tensor.empty() : tensor<3x3xf32>
+  %0 = linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+         ins(%x, %win : tensor<1x64x114x114xf32>, tensor<3x3xf32>) outs(%o : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  return %0 : tensor<1x64x56x56xf32>
+})mlir";
+  // The window operand is never read: no reuse, a 9-long reduction.
+  EXPECT_EQ(str(sketchesOf(pool, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
+}
+
+TEST_F(SketchRulesTest, Elementwise) {
+  constexpr const char *relu = R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%a: tensor<64x32xf32>, %o: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%a : tensor<64x32xf32>) outs(%o : tensor<64x32xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<64x32xf32>
+  return %0 : tensor<64x32xf32>
+})mlir";
+  EXPECT_EQ(str(sketchesOf(relu, true)),
+            "#tessel.sketch<two_level_injective, \"SS\">\n");
+}
+
+TEST_F(SketchRulesTest, RowReduction) {
+  constexpr const char *sum = R"mlir(
+func.func @f(%a: tensor<128x768xf32>, %o: tensor<128xf32>) -> tensor<128xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+         ins(%a : tensor<128x768xf32>) outs(%o : tensor<128xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<128xf32>
+  return %0 : tensor<128xf32>
+})mlir";
+  EXPECT_EQ(str(sketchesOf(sum, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n"
+            "#tessel.sketch<cross_thread_reduction, \"SRR\">\n");
+  EXPECT_EQ(str(sketchesOf(sum, false)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
+}
+
+TEST_F(SketchRulesTest, FusedConsumersAndMaterializability) {
+  module = parse(kResNetConv3x3);
+  linalg::LinalgOp conv;
+  module->walk([&](linalg::ConvolutionOpInterface op) {
+    conv = cast<linalg::LinalgOp>(op.getOperation());
+  });
+  ASSERT_TRUE(conv);
+  std::vector<SketchAttr> sketches = generateSketches(conv, 1);
+  ASSERT_EQ(sketches.size(), 1u);
+  EXPECT_EQ(sketches[0].getFusedConsumers(), 1);
+  EXPECT_TRUE(isMaterializable(sketches[0]));
+  auto ctr = SketchAttr::get(&context, SketchKind::CrossThreadReduction, "SRR",
+                             {}, false, 0);
+  EXPECT_FALSE(isMaterializable(ctr));
+  EXPECT_GT(getInputReuse(conv, 0), 500.0);  // 64 filters x 9 taps
+  EXPECT_GT(getInputReuse(conv, 1), 3000.0); // 56 x 56 outputs
+}
+
+} // namespace

@@ -1,0 +1,231 @@
+//===- TaskTest.cpp - Extracting tuning tasks from small modules ----------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearchTestUtils.h"
+
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Tuning/Search/SketchRules.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+using TaskTest = SearchTest;
+
+constexpr const char *kTwoMatmuls = R"mlir(
+func.func @f(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>, %c: tensor<32x48xf32>) -> (tensor<32x64xf32>, tensor<32x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<32x48xf32>, tensor<48x64xf32>) outs(%init : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %1 = linalg.matmul ins(%c, %b : tensor<32x48xf32>, tensor<48x64xf32>) outs(%init : tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %0, %1 : tensor<32x64xf32>, tensor<32x64xf32>
+}
+func.func @g(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>) -> tensor<32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<32x48xf32>, tensor<48x64xf32>) outs(%init : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %w = arith.constant dense<1.0> : tensor<64x64xf32>
+  %e2 = tensor.empty() : tensor<32x64xf32>
+  %init2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %1 = linalg.matmul ins(%0, %w : tensor<32x64xf32>, tensor<64x64xf32>) outs(%init2 : tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %1 : tensor<32x64xf32>
+})mlir";
+
+TEST_F(TaskTest, IdenticalMatmulsShareOneTask) {
+  std::vector<TuningTask> tasks = extract(kTwoMatmuls);
+  ASSERT_EQ(tasks.size(), 2u);
+  // Three 32x48x64 matmuls, in two functions; one 32x64x64 with a constant
+  // weight.
+  EXPECT_EQ(tasks[0].weight, 3);
+  EXPECT_EQ(tasks[0].opKind, "matmul");
+  EXPECT_DOUBLE_EQ(tasks[0].flops, 2.0 * 32 * 48 * 64);
+  EXPECT_EQ(tasks[0].describe(), "matmul 32x48 * 48x64 f32");
+  EXPECT_EQ(tasks[1].weight, 1);
+  EXPECT_EQ(tasks[1].describe(), "matmul 32x64 * 64x64 f32");
+  EXPECT_NE(tasks[0].workloadKey, tasks[1].workloadKey);
+  EXPECT_NE(tasks[0].workloadKey.find("fill(0.000000e+00 : f32:f32)"),
+            std::string::npos)
+      << tasks[0].workloadKey;
+}
+
+TEST_F(TaskTest, TaskModuleRunsTheOpAlone) {
+  std::vector<TuningTask> tasks = extract(kTwoMatmuls);
+  ASSERT_EQ(tasks.size(), 2u);
+  // The constant weight became an argument.
+  TuningTask &task = tasks[1];
+  auto func = cast<func::FuncOp>(task.module->lookupSymbol(kTaskFunctionName));
+  ASSERT_TRUE(func);
+  EXPECT_EQ(func.getNumArguments(), 2u);
+  EXPECT_EQ(func.getNumResults(), 1u);
+  linalg::LinalgOp target = task.getTargetOp();
+  ASSERT_TRUE(target);
+  EXPECT_TRUE(isa<linalg::MatmulOp>(target));
+  EXPECT_TRUE(target.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>());
+  // The model is untouched.
+  EXPECT_TRUE(succeeded(verify(*module)));
+
+  ASSERT_FALSE(task.sketches.empty());
+  OwningOpRef<ModuleOp> scheduled =
+      applySchedule(task, task.sketches.front(), ConfigAttr());
+  EXPECT_TRUE(succeeded(verify(*scheduled)));
+  int annotated = 0;
+  scheduled->walk([&](linalg::LinalgOp op) {
+    EXPECT_FALSE(op->hasAttr(kTaskTargetAttrName));
+    annotated += op->hasAttr(TesselDialect::kSketchAttrName);
+  });
+  EXPECT_EQ(annotated, 1);
+  // The task keeps its marker.
+  EXPECT_TRUE(task.getTargetOp());
+}
+
+constexpr const char *kStrides = R"mlir(
+func.func @f(%x: tensor<1x8x18x18xf32>, %w: tensor<16x8x3x3xf32>) -> (tensor<1x16x16x16xf32>, tensor<1x16x8x8xf32>, tensor<1x16x16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%x, %w : tensor<1x8x18x18xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %e2 = tensor.empty() : tensor<1x16x8x8xf32>
+  %init2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+         ins(%x, %w : tensor<1x8x18x18xf32>, tensor<16x8x3x3xf32>) outs(%init2 : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%x, %w : tensor<1x8x18x18xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  return %0, %1, %2 : tensor<1x16x16x16xf32>, tensor<1x16x8x8xf32>, tensor<1x16x16x16xf32>
+})mlir";
+
+TEST_F(TaskTest, StridesAreInTheKey) {
+  std::vector<TuningTask> tasks = extract(kStrides);
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[0].weight, 2);
+  EXPECT_EQ(tasks[1].weight, 1);
+  EXPECT_EQ(tasks[0].describe(), "conv_2d_nchw_fchw 1x8x18x18 * 16x8x3x3 s1 f32");
+  EXPECT_EQ(tasks[1].describe(), "conv_2d_nchw_fchw 1x8x18x18 * 16x8x3x3 s2 f32");
+  EXPECT_NE(tasks[0].workloadKey.find("strides=dense<1>"), std::string::npos);
+  EXPECT_NE(tasks[1].workloadKey.find("strides=dense<2>"), std::string::npos);
+  EXPECT_DOUBLE_EQ(tasks[0].flops, 2.0 * 16 * 16 * 16 * 8 * 3 * 3);
+}
+
+constexpr const char *kBiasRelu = R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @f(%a: tensor<64x32xf32>, %b: tensor<32x128xf32>, %bias: tensor<128xf32>) -> tensor<64x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x128xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x128xf32>) outs(%init : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%0, %bias : tensor<64x128xf32>, tensor<128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%1 : tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<64x128xf32>
+  return %2 : tensor<64x128xf32>
+})mlir";
+
+TEST_F(TaskTest, FusedBiasReluIsPartOfTheTask) {
+  TaskExtractionOptions options;
+  options.includeSimpleTasks = true;
+  std::vector<TuningTask> tasks = extract(kBiasRelu, options);
+  // The consumers belong to the matmul's task, even with simple tasks on.
+  ASSERT_EQ(tasks.size(), 1u);
+  TuningTask &task = tasks[0];
+  EXPECT_EQ(task.fusedConsumers, 2);
+  EXPECT_EQ(task.describe(), "matmul 64x32 * 32x128 f32 +2 fused");
+  EXPECT_NE(task.workloadKey.find("| fused linalg.generic ins(chain:"),
+            std::string::npos)
+      << task.workloadKey;
+  EXPECT_NE(task.workloadKey.find("arith.addf"), std::string::npos);
+  EXPECT_NE(task.workloadKey.find("arith.maximumf(%a"), std::string::npos)
+      << task.workloadKey;
+  EXPECT_DOUBLE_EQ(task.flops, 2.0 * 64 * 32 * 128 + 2.0 * 64 * 128);
+  for (SketchAttr sketch : task.sketches)
+    EXPECT_EQ(sketch.getFusedConsumers(), 2);
+  // Matmul, bias add and ReLU, their inputs as arguments, the ReLU's result
+  // returned.
+  auto func = cast<func::FuncOp>(task.module->lookupSymbol(kTaskFunctionName));
+  EXPECT_EQ(func.getNumArguments(), 3u);
+  int linalgOps = 0;
+  func.walk([&](linalg::LinalgOp) { ++linalgOps; });
+  EXPECT_EQ(linalgOps, 4); // fill, matmul, two generics
+
+  // A different consumer body gives a different key.
+  std::string relu6 = kBiasRelu;
+  relu6.replace(relu6.find("arith.maximumf"), 14, "arith.minimumf");
+  std::vector<TuningTask> other = extract(relu6, options);
+  ASSERT_EQ(other.size(), 1u);
+  EXPECT_NE(other[0].workloadKey, task.workloadKey);
+}
+
+constexpr const char *kElementwise = R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @f(%a: tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<32x64xf32>) {
+  %e = tensor.empty() : tensor<64x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+         ins(%a : tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %r = math.exp %x : f32
+    linalg.yield %r : f32
+  } -> tensor<64x32xf32>
+  %e2 = tensor.empty() : tensor<32x64xf32>
+  %1 = linalg.transpose ins(%a : tensor<64x32xf32>) outs(%e2 : tensor<32x64xf32>) permutation = [1, 0]
+  return %0, %1 : tensor<64x32xf32>, tensor<32x64xf32>
+})mlir";
+
+TEST_F(TaskTest, SimpleTasksOnlyOnRequest) {
+  EXPECT_TRUE(extract(kElementwise).empty());
+  TaskExtractionOptions options;
+  options.includeSimpleTasks = true;
+  std::vector<TuningTask> tasks = extract(kElementwise, options);
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[0].describe(), "generic 64x32 -> 64x32 [pp] f32");
+  EXPECT_DOUBLE_EQ(tasks[0].flops, 64.0 * 32);
+  EXPECT_EQ(tasks[1].opKind, "transpose");
+  ASSERT_EQ(tasks[0].sketches.size(), 1u);
+  EXPECT_EQ(tasks[0].sketches[0].getKind(), SketchKind::TwoLevelInjective);
+}
+
+TEST_F(TaskTest, BuffersAreAnError) {
+  OwningOpRef<ModuleOp> buffers = parse(R"mlir(
+func.func @f(%a: memref<4x4xf32>, %b: memref<4x4xf32>, %c: memref<4x4xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x4xf32>, memref<4x4xf32>) outs(%c : memref<4x4xf32>)
+  return
+})mlir");
+  ASSERT_TRUE(buffers);
+  llvm::Expected<std::vector<TuningTask>> tasks =
+      extractTasks(*buffers, &context);
+  ASSERT_FALSE(tasks);
+  EXPECT_NE(llvm::toString(tasks.takeError()).find("on tensors"),
+            std::string::npos);
+}
+
+TEST_F(TaskTest, InitThatIsNotAFillBecomesAnArgument) {
+  std::vector<TuningTask> tasks = extract(R"mlir(
+func.func @f(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+})mlir");
+  ASSERT_EQ(tasks.size(), 1u);
+  auto func =
+      cast<func::FuncOp>(tasks[0].module->lookupSymbol(kTaskFunctionName));
+  EXPECT_EQ(func.getNumArguments(), 3u);
+  EXPECT_NE(tasks[0].workloadKey.find("outs(arg:"), std::string::npos);
+}
+
+} // namespace
