@@ -70,6 +70,9 @@ done
 for d in devices examples benchmarks; do
   if [ -d "$root/$d" ]; then cp -r "$root/$d" "$bundle/$d"; fi
 done
+# The GPU check (docs/GpuCheck.md) runs from the bundle.
+install -m 755 "$root/scripts/gpu-check-run.sh" "$bundle/gpu-check-run.sh"
+install -m 755 "$root/scripts/calibrate-sim" "$bundle/bin/calibrate-sim"
 glibc=$({ find "$bundle/bin" "$bundle/lib" -type f 2>/dev/null || true; } | xargs objdump -T |
         grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
 commit=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
@@ -87,7 +90,7 @@ smoke=$(cd / && env -i "$bundle/bin/tessel-opt" "$bundle/examples/matmul-1024.ml
 # lets xz see one tool while compressing the next, and the tools go first,
 # next to each other. Unpacking needs about 260 MiB of memory.
 echo "build-bundle: compressing (a few minutes)"
-members=(tessel-bundle/README)
+members=(tessel-bundle/README tessel-bundle/gpu-check-run.sh tessel-bundle/bin/calibrate-sim)
 for t in "${tools[@]}"; do members+=("tessel-bundle/bin/$t"); done
 for d in lib devices examples benchmarks; do
   if [ -d "$bundle/$d" ]; then members+=("tessel-bundle/$d"); fi

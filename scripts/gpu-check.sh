@@ -23,18 +23,15 @@ mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 LIMIT_MIB=60
 
+# build-bundle.sh packs the tools, devices/, benchmarks/ (with gpu-check/),
+# gpu-check-run.sh and calibrate-sim into OUTDIR/tessel-bundle.tar.xz.
 "$ROOT/scripts/build-bundle.sh" "$OUT"
 BUNDLE="$OUT/tessel-bundle"
-mkdir -p "$BUNDLE/bin" "$BUNDLE/benchmarks"
-cp "$ROOT/scripts/gpu-check-run.sh" "$BUNDLE/gpu-check-run.sh"
-cp "$ROOT/scripts/calibrate-sim" "$BUNDLE/bin/calibrate-sim"
-rm -rf "$BUNDLE/benchmarks/gpu-check"
-cp -r "$ROOT/benchmarks/gpu-check" "$BUNDLE/benchmarks/gpu-check"
-for tool in tessel-run tessel-cuda-runner tessel-vendor-bench; do
-  [ -x "$BUNDLE/bin/$tool" ] || { echo "gpu-check: the bundle lacks bin/$tool" >&2; exit 1; }
+for f in bin/tessel-run bin/tessel-cuda-runner bin/tessel-vendor-bench \
+         bin/calibrate-sim gpu-check-run.sh benchmarks/gpu-check/shapes.txt; do
+  [ -e "$BUNDLE/$f" ] || { echo "gpu-check: the bundle lacks $f" >&2; exit 1; }
 done
 
-tar -C "$OUT" -cf - tessel-bundle | xz -T0 -9 > "$OUT/tessel-bundle.tar.xz"
 bytes=$(stat -c %s "$OUT/tessel-bundle.tar.xz")
 mib=$(python3 -c "print(f'{$bytes / 2**20:.1f}')")
 echo "gpu-check: bundle $OUT/tessel-bundle.tar.xz is $mib MiB (limit $LIMIT_MIB MiB)"

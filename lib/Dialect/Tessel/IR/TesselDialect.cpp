@@ -27,6 +27,12 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
+  if (name == kTargetAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<linalg::LinalgOp>(op))
+      return op->emitError() << "'" << name
+                             << "' must be a unit attribute on a linalg op";
+    return success();
+  }
   if (name == kFactsAttrName || name == kKernelFactsAttrName) {
     if (!isa<DictionaryAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a dictionary";

@@ -70,6 +70,9 @@ def Tessel_Dialect : Dialect {
     /// their facts.
     static constexpr ::llvm::StringLiteral kKernelFactsAttrName =
         "tessel.kernel_facts";
+    /// Name of the unit attribute marking the op a tuning task tunes in its
+    /// standalone module.
+    static constexpr ::llvm::StringLiteral kTargetAttrName = "tessel.target";
 
   private:
     void registerAttributes();

@@ -1,0 +1,121 @@
+//===- Strategy.h - Search strategies over a task's configs ----*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A strategy proposes the next batch of schedules (sketch + config) of a task
+// and observes their measurements. Strategies: `random` (uniform samples of
+// the search space) and `evolutionary` (Ansor, section 5: a population of
+// fresh samples and the best measured schedules, evolved by mutation under a
+// learned cost model, with epsilon-greedy exploration). Every knob is in
+// StrategyOptions, with a seed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TUNING_TUNER_STRATEGY_H
+#define TESSEL_TUNING_TUNER_STRATEGY_H
+
+#include "tessel/Tuning/Device.h"
+#include "tessel/Tuning/Measure/Measurer.h"
+#include "tessel/Tuning/Search/RandomEngine.h"
+#include "tessel/Tuning/Search/SearchSpace.h"
+#include "tessel/Tuning/Search/Task.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace tessel {
+
+/// A schedule of a task: which sketch, which config.
+struct Candidate {
+  /// Index into TaskSearchState::spaces.
+  unsigned space = 0;
+  SketchAttr sketch;
+  ConfigAttr config;
+
+  /// Printed sketch and config; identifies the candidate within its task.
+  std::string getKey() const;
+};
+
+/// A measured candidate.
+struct Trial {
+  Candidate candidate;
+  MeasureResult result;
+  /// FLOPs per second / 1e9 of the task; 0 when the status is not ok.
+  double gflops = 0;
+};
+
+/// What a strategy knows of one task.
+struct TaskSearchState {
+  TuningTask *task = nullptr;
+  /// One search space per usable sketch of the task.
+  std::vector<SearchSpace> spaces;
+  /// The fused consumers of the target op (for features).
+  SmallVector<linalg::LinalgOp> consumers;
+  /// Every measurement of the task, in order (including resumed ones).
+  std::vector<Trial> trials;
+  /// Keys of measured (or already proposed) candidates: never again.
+  llvm::StringSet<> seen;
+  RandomEngine rng;
+
+  /// The best trial, or null.
+  const Trial *getBest() const;
+  /// Records `trial` (adds it to trials and seen).
+  void record(Trial trial);
+};
+
+/// Every knob of the strategies; defaults are Ansor's (TVM's) values.
+struct StrategyOptions {
+  uint64_t seed = 0;
+  /// Evolutionary search.
+  int populationSize = 2048;
+  int generations = 4;
+  double mutationProbability = 0.85;
+  /// Fraction of each batch drawn at random instead of by the model.
+  double epsilonGreedy = 0.05;
+  /// Fraction of the initial population taken from the best measured.
+  double measuredRatio = 0.2;
+  /// "xgboost" or "random".
+  std::string costModel = "xgboost";
+  /// Feature extractor name ("ansor").
+  std::string features = "ansor";
+  /// Worker threads of the cost model.
+  int modelThreads = 1;
+};
+
+/// Proposes and observes candidates of tasks.
+class SearchStrategy {
+public:
+  virtual ~SearchStrategy();
+  virtual std::string name() const = 0;
+  /// Up to `count` new candidates of `state`'s task (fewer when the space is
+  /// exhausted); none of them is in `state.seen`.
+  virtual std::vector<Candidate> propose(TaskSearchState &state,
+                                         int count) = 0;
+  /// Called with the measurements of a proposed batch (already recorded in
+  /// `state`).
+  virtual llvm::Error observe(TaskSearchState &state,
+                              llvm::ArrayRef<Trial> trials);
+};
+
+/// Names createStrategy() knows.
+std::vector<std::string> getStrategyNames();
+
+/// Creates the strategy `name` ("random", "evolutionary").
+llvm::Expected<std::unique_ptr<SearchStrategy>>
+createStrategy(llvm::StringRef name, const StrategyOptions &options,
+               const DeviceDescription &device);
+
+/// Uniform random candidates of `state` not yet seen, at most `count`.
+std::vector<Candidate> sampleUnseen(TaskSearchState &state, int count);
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_TUNING_TUNER_STRATEGY_H

@@ -1,0 +1,117 @@
+//===- CandidateCompiler.cpp - Candidates to launch plans, in parallel ----===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Tuner/CandidateCompiler.h"
+#include "tessel/InitAllDialects.h"
+#include "tessel/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+CandidateCompiler::CandidateCompiler(std::string chip, std::string cudaPath,
+                                     unsigned threads)
+    : chip(std::move(chip)), cudaPath(std::move(cudaPath)) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  for (unsigned i = 0; i < std::max(threads, 1u); ++i) {
+    auto context = std::make_unique<MLIRContext>(
+        registry, MLIRContext::Threading::DISABLED);
+    context->loadAllAvailableDialects();
+    contexts.push_back(std::move(context));
+  }
+}
+
+CandidateCompiler::~CandidateCompiler() = default;
+
+/// Compiles one annotated module (text) in `context`.
+static CompiledCandidate compileOne(MLIRContext &context, StringRef text,
+                                    StringRef pipelineOptions) {
+  CompiledCandidate result;
+  std::string diagnostics;
+  ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
+      diagnostics = d.str();
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+  if (!module) {
+    result.error = "cannot parse the candidate: " + diagnostics;
+    return result;
+  }
+  auto func = module->lookupSymbol<func::FuncOp>(kTaskFunctionName);
+  if (!func) {
+    result.error = "the task module has no @main";
+    return result;
+  }
+  SmallVector<Type> arguments(func.getArgumentTypes());
+  SmallVector<Type> results(func.getResultTypes());
+  auto options = TesselToCudaOptions::createFromString(pipelineOptions);
+  PassManager pm(&context);
+  if (!options || failed(buildTesselToCudaPipeline(pm, *options)) ||
+      failed(pm.run(*module))) {
+    result.error = diagnostics.empty() ? "compilation failed" : diagnostics;
+    return result;
+  }
+  FailureOr<LaunchPlan> plan =
+      extractLaunchPlan(*module, kTaskFunctionName, arguments, results);
+  if (failed(plan)) {
+    result.error = diagnostics;
+    return result;
+  }
+  result.plan = std::make_shared<LaunchPlan>(std::move(*plan));
+  return result;
+}
+
+std::vector<CompiledCandidate>
+CandidateCompiler::compile(TuningTask &task, ArrayRef<Candidate> candidates) {
+  std::vector<CompiledCandidate> results(candidates.size());
+  std::vector<std::string> texts(candidates.size());
+  std::vector<std::string> keys(candidates.size());
+  std::vector<size_t> todo;
+  for (auto [index, candidate] : llvm::enumerate(candidates)) {
+    keys[index] = task.workloadKey + "\n" + candidate.getKey();
+    auto it = cache.find(keys[index]);
+    if (it != cache.end()) {
+      results[index] = it->second;
+      continue;
+    }
+    OwningOpRef<ModuleOp> module =
+        applySchedule(task, candidate.sketch, candidate.config);
+    llvm::raw_string_ostream os(texts[index]);
+    module->print(os);
+    todo.push_back(index);
+  }
+  std::string pipeline = "chip=" + chip + " format=bin";
+  if (!cudaPath.empty())
+    pipeline += " cuda-path=" + cudaPath;
+  std::atomic<size_t> next{0};
+  auto work = [&](MLIRContext *context) {
+    for (size_t i = next++; i < todo.size(); i = next++)
+      results[todo[i]] = compileOne(*context, texts[todo[i]], pipeline);
+  };
+  std::vector<std::thread> workers;
+  size_t threads = std::min(contexts.size(), todo.size());
+  for (size_t t = 1; t < threads; ++t)
+    workers.emplace_back(work, contexts[t].get());
+  if (threads > 0)
+    work(contexts[0].get());
+  for (std::thread &worker : workers)
+    worker.join();
+  for (size_t index : todo)
+    cache[keys[index]] = results[index];
+  compiled += todo.size();
+  return results;
+}

@@ -1,0 +1,294 @@
+//===- Strategy.cpp - Search strategies over a task's configs -------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Tuner/Strategy.h"
+#include "tessel/Tuning/CostModel/RandomCostModel.h"
+#include "tessel/Tuning/CostModel/XGBoostCostModel.h"
+#include "tessel/Tuning/Features/FeatureExtractor.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+std::string Candidate::getKey() const {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << sketch << " " << config;
+  return key;
+}
+
+const Trial *TaskSearchState::getBest() const {
+  const Trial *best = nullptr;
+  for (const Trial &trial : trials)
+    if (trial.result.isOk() && (!best || trial.gflops > best->gflops))
+      best = &trial;
+  return best;
+}
+
+void TaskSearchState::record(Trial trial) {
+  seen.insert(trial.candidate.getKey());
+  trials.push_back(std::move(trial));
+}
+
+SearchStrategy::~SearchStrategy() = default;
+
+llvm::Error SearchStrategy::observe(TaskSearchState &, ArrayRef<Trial>) {
+  return llvm::Error::success();
+}
+
+/// A random sketch's random config; fails when sampling fails.
+static std::optional<Candidate> sampleOne(TaskSearchState &state) {
+  if (state.spaces.empty())
+    return std::nullopt;
+  unsigned index = state.rng.uniform(state.spaces.size());
+  FailureOr<ConfigAttr> config = state.spaces[index].sample(state.rng);
+  if (failed(config))
+    return std::nullopt;
+  return Candidate{index, state.spaces[index].getSketch(), *config};
+}
+
+std::vector<Candidate> tessel::sampleUnseen(TaskSearchState &state,
+                                            int count) {
+  std::vector<Candidate> batch;
+  // Small spaces run out: give up after many repeats.
+  for (int tries = 0; static_cast<int>(batch.size()) < count &&
+                      tries < 50 * count + 100;
+       ++tries) {
+    std::optional<Candidate> candidate = sampleOne(state);
+    if (!candidate)
+      continue;
+    if (!state.seen.insert(candidate->getKey()).second)
+      continue;
+    batch.push_back(*candidate);
+  }
+  return batch;
+}
+
+namespace {
+
+/// Uniform samples of the search space.
+class RandomStrategy : public SearchStrategy {
+public:
+  std::string name() const override { return "random"; }
+  std::vector<Candidate> propose(TaskSearchState &state, int count) override {
+    return sampleUnseen(state, count);
+  }
+};
+
+/// Ansor's evolutionary search with a learned cost model.
+class EvolutionaryStrategy : public SearchStrategy {
+public:
+  EvolutionaryStrategy(StrategyOptions options, DeviceDescription device,
+                       std::unique_ptr<FeatureExtractor> features,
+                       std::unique_ptr<CostModel> model)
+      : options(std::move(options)), device(std::move(device)),
+        features(std::move(features)), model(std::move(model)) {}
+
+  std::string name() const override { return "evolutionary"; }
+  std::vector<Candidate> propose(TaskSearchState &state, int count) override;
+  llvm::Error observe(TaskSearchState &state,
+                      ArrayRef<Trial> trials) override;
+
+private:
+  /// Features of `candidates` (a zero vector for one that fails).
+  std::vector<FeatureVector> extract(TaskSearchState &state,
+                                     ArrayRef<Candidate> candidates);
+  /// Retrains the model on every observed trial if new ones arrived.
+  void retrain();
+
+  StrategyOptions options;
+  DeviceDescription device;
+  std::unique_ptr<FeatureExtractor> features;
+  std::unique_ptr<CostModel> model;
+  /// Training set over all tasks: features, throughput, task id.
+  std::vector<FeatureVector> trainFeatures;
+  std::vector<double> trainThroughputs;
+  std::vector<unsigned> trainTasks;
+  llvm::DenseMap<TaskSearchState *, unsigned> taskIds;
+  bool dirty = false;
+  bool trained = false;
+};
+
+} // namespace
+
+std::vector<FeatureVector>
+EvolutionaryStrategy::extract(TaskSearchState &state,
+                              ArrayRef<Candidate> candidates) {
+  std::vector<FeatureVector> result;
+  result.reserve(candidates.size());
+  linalg::LinalgOp op = state.task->getTargetOp();
+  for (const Candidate &c : candidates) {
+    FailureOr<std::vector<float>> f =
+        features->extract(op, state.consumers, c.sketch, c.config, device);
+    if (failed(f))
+      result.emplace_back(features->width(), 0.0f);
+    else
+      result.push_back(std::move(*f));
+  }
+  return result;
+}
+
+llvm::Error EvolutionaryStrategy::observe(TaskSearchState &state,
+                                          ArrayRef<Trial> trials) {
+  auto [it, inserted] = taskIds.try_emplace(&state, taskIds.size());
+  std::vector<Candidate> candidates;
+  for (const Trial &trial : trials)
+    candidates.push_back(trial.candidate);
+  std::vector<FeatureVector> vectors = extract(state, candidates);
+  for (auto [trial, vector] : llvm::zip(trials, vectors)) {
+    trainFeatures.push_back(std::move(vector));
+    trainThroughputs.push_back(trial.result.isOk() ? trial.gflops : 0.0);
+    trainTasks.push_back(it->second);
+  }
+  dirty = true;
+  return llvm::Error::success();
+}
+
+void EvolutionaryStrategy::retrain() {
+  if (!dirty)
+    return;
+  dirty = false;
+  std::vector<double> targets =
+      normalizeThroughputs(trainThroughputs, trainTasks);
+  if (std::none_of(targets.begin(), targets.end(),
+                   [](double t) { return t > 0; }))
+    return;
+  if (llvm::Error error = model->train(trainFeatures, targets)) {
+    llvm::consumeError(std::move(error));
+    return;
+  }
+  trained = true;
+}
+
+std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
+                                                     int count) {
+  retrain();
+  if (!trained)
+    return sampleUnseen(state, count);
+
+  // Initial population: fresh samples and the best measured schedules.
+  std::vector<Candidate> population;
+  int fromMeasured = static_cast<int>(options.populationSize *
+                                      options.measuredRatio);
+  std::vector<const Trial *> measured;
+  for (const Trial &trial : state.trials)
+    if (trial.result.isOk())
+      measured.push_back(&trial);
+  std::sort(measured.begin(), measured.end(),
+            [](const Trial *a, const Trial *b) { return a->gflops > b->gflops; });
+  for (const Trial *trial :
+       llvm::ArrayRef(measured).take_front(fromMeasured))
+    population.push_back(trial->candidate);
+  for (int tries = 0; static_cast<int>(population.size()) <
+                          options.populationSize &&
+                      tries < 4 * options.populationSize;
+       ++tries)
+    if (std::optional<Candidate> c = sampleOne(state))
+      population.push_back(*c);
+  if (population.empty())
+    return sampleUnseen(state, count);
+
+  // Evolve; remember the best unseen candidates of every generation.
+  llvm::StringMap<std::pair<double, Candidate>> pool;
+  for (int generation = 0;; ++generation) {
+    auto scores = model->predict(extract(state, population));
+    if (!scores) {
+      llvm::consumeError(scores.takeError());
+      return sampleUnseen(state, count);
+    }
+    for (auto [candidate, score] : llvm::zip(population, *scores)) {
+      std::string key = candidate.getKey();
+      if (!state.seen.contains(key))
+        pool.try_emplace(key, score, candidate);
+    }
+    if (generation == options.generations)
+      break;
+    // Roulette selection on the scores, then mutation.
+    std::vector<double> weights(scores->begin(), scores->end());
+    double floor = *std::min_element(weights.begin(), weights.end());
+    for (double &w : weights)
+      w = w - floor + 1e-6;
+    std::vector<double> cumulative(weights.size());
+    std::partial_sum(weights.begin(), weights.end(), cumulative.begin());
+    std::vector<Candidate> next;
+    next.reserve(population.size());
+    for (size_t i = 0; i < population.size(); ++i) {
+      double draw = state.rng.uniformReal() * cumulative.back();
+      size_t parent =
+          std::lower_bound(cumulative.begin(), cumulative.end(), draw) -
+          cumulative.begin();
+      Candidate child = population[std::min(parent, population.size() - 1)];
+      if (state.rng.uniformReal() < options.mutationProbability) {
+        SearchSpace &space = state.spaces[child.space];
+        std::optional<ConfigAttr> mutated;
+        if (state.rng.uniform(2) == 0)
+          mutated = space.mutateTileSize(child.config, state.rng);
+        else
+          mutated = space.mutateUnroll(child.config, state.rng);
+        if (mutated && succeeded(space.check(*mutated)))
+          child.config = *mutated;
+      }
+      next.push_back(child);
+    }
+    population = std::move(next);
+  }
+
+  // The best by the model, and epsilon of the batch at random.
+  std::vector<std::pair<double, Candidate>> ranked;
+  for (auto &entry : pool)
+    ranked.push_back(entry.second);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  int randomCount = static_cast<int>(count * options.epsilonGreedy + 0.5);
+  std::vector<Candidate> batch;
+  for (auto &[score, candidate] : ranked) {
+    if (static_cast<int>(batch.size()) >= count - randomCount)
+      break;
+    if (state.seen.insert(candidate.getKey()).second)
+      batch.push_back(candidate);
+  }
+  std::vector<Candidate> random =
+      sampleUnseen(state, count - static_cast<int>(batch.size()));
+  batch.insert(batch.end(), random.begin(), random.end());
+  return batch;
+}
+
+std::vector<std::string> tessel::getStrategyNames() {
+  return {"evolutionary", "random"};
+}
+
+llvm::Expected<std::unique_ptr<SearchStrategy>>
+tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
+                       const DeviceDescription &device) {
+  if (name == "random")
+    return std::make_unique<RandomStrategy>();
+  if (name != "evolutionary")
+    return llvm::createStringError("unknown strategy '" + name.str() +
+                                   "' (known: evolutionary, random)");
+  auto extractor = createFeatureExtractor(options.features);
+  if (!extractor)
+    return extractor.takeError();
+  std::unique_ptr<CostModel> model;
+  if (options.costModel == "xgboost") {
+    XGBoostCostModelOptions xgb;
+    xgb.seed = options.seed;
+    xgb.nthread = options.modelThreads;
+    model = std::make_unique<XGBoostCostModel>(xgb);
+  } else if (options.costModel == "random") {
+    model = std::make_unique<RandomCostModel>(options.seed);
+  } else {
+    return llvm::createStringError("unknown cost model '" + options.costModel +
+                                   "' (known: xgboost, random)");
+  }
+  return std::make_unique<EvolutionaryStrategy>(
+      options, device, std::move(*extractor), std::move(model));
+}

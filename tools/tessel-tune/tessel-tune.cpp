@@ -1,0 +1,545 @@
+//===- tessel-tune.cpp - Tune the kernels of a model ----------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+//   tessel-tune model.mlir --list-tasks
+//   tessel-tune model.mlir --measure=sim:h100 --strategy=evolutionary
+//               --trials=1000 --db=model.db [--resume] [--time-limit=S]
+//               [--seed=N] [--report=FILE.json] [-j N]
+//
+// Extracts the tasks of the model, splits the trial budget over them with
+// Ansor's task scheduler, lets the strategy propose schedules, compiles them
+// in parallel, measures them, and commits every measurement to the records
+// database as it arrives.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/InitAllDialects.h"
+#include "tessel/InitAllPasses.h"
+#include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/Tuning/Device.h"
+#include "tessel/Tuning/Measure/CudaMeasurer.h"
+#include "tessel/Tuning/Measure/Reference.h"
+#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/Records/RecordsDatabase.h"
+#include "tessel/Tuning/Search/Task.h"
+#include "tessel/Tuning/Tuner/CandidateCompiler.h"
+#include "tessel/Tuning/Tuner/Strategy.h"
+#include "tessel/Tuning/Tuner/TaskScheduler.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::tessel;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<model .mlir>"));
+static cl::opt<bool> listTasks("list-tasks",
+                               cl::desc("Print the tasks and exit"));
+static cl::opt<std::string>
+    measureOption("measure", cl::init("sim:h100"),
+                  cl::desc("cuda, or sim:<device> (simulated)"));
+static cl::opt<std::string> strategyName("strategy", cl::init("evolutionary"),
+                                         cl::desc("evolutionary or random"));
+static cl::opt<int> trials("trials", cl::init(1000),
+                           cl::desc("Measurements in all"));
+static cl::opt<std::string> dbPath("db", cl::init("tessel-records.db"),
+                                   cl::desc("Records database (SQLite)"));
+static cl::opt<bool> resume("resume",
+                            cl::desc("Continue from the records of --db"));
+static cl::opt<double> timeLimit("time-limit", cl::init(0),
+                                 cl::desc("Stop after this many seconds"));
+static cl::opt<uint64_t> seed("seed", cl::init(0), cl::desc("Seed"));
+static cl::opt<std::string> reportFile("report",
+                                       cl::desc("Write a JSON report here"));
+static cl::opt<unsigned> jobs("j", cl::init(0),
+                              cl::desc("Compile threads (default: all cores)"));
+static cl::opt<int> perRound("measures-per-round", cl::init(64),
+                             cl::desc("Candidates measured per round"));
+static cl::opt<std::string> schedulerName("scheduler", cl::init("gradient"),
+                                          cl::desc("gradient or round-robin"));
+static cl::opt<int> population("population", cl::init(2048),
+                               cl::desc("Evolutionary population size"));
+static cl::opt<int> generations("generations", cl::init(4),
+                                cl::desc("Evolutionary generations"));
+static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
+                                          cl::desc("xgboost or random"));
+static cl::opt<std::string> featuresName("features", cl::init("ansor"),
+                                         cl::desc("Feature set"));
+static cl::opt<double> simNoise("sim-noise", cl::init(0.02),
+                                cl::desc("Simulated measurement noise"));
+static cl::opt<std::string> cudaPath("cuda-path", cl::init(""),
+                                     cl::desc("CUDA toolkit (ptxas)"));
+static cl::opt<bool> quiet("quiet", cl::desc("No progress lines"));
+
+static int fail(const llvm::Twine &message) {
+  llvm::errs() << "tessel-tune: " << message << "\n";
+  return 1;
+}
+
+namespace {
+/// One task being tuned.
+struct TaskRun {
+  TuningTask *task;
+  TaskSearchState state;
+  int64_t taskId = 0;
+  double defaultLatencyUs = 0;
+  std::shared_ptr<const ReferenceData> reference;
+  /// (trial, elapsed, best GFLOP/s) after each improvement.
+  std::vector<std::tuple<int64_t, double, double>> curve;
+  double bestLatency() const {
+    const Trial *best = state.getBest();
+    return best ? best->result.timing.medianUs
+                : std::numeric_limits<double>::infinity();
+  }
+};
+} // namespace
+
+/// The fused consumers of the task's target op: the linalg ops after it
+/// that are not fills, in order.
+static SmallVector<linalg::LinalgOp> getConsumers(TuningTask &task) {
+  SmallVector<linalg::LinalgOp> consumers;
+  linalg::LinalgOp target = task.getTargetOp();
+  bool after = false;
+  task.module->walk([&](linalg::LinalgOp op) {
+    if (op == target) {
+      after = true;
+      return;
+    }
+    if (after && !isa<linalg::FillOp>(op) &&
+        static_cast<int64_t>(consumers.size()) < task.fusedConsumers)
+      consumers.push_back(op);
+  });
+  return consumers;
+}
+
+/// The default schedule the pipeline gives the target op.
+static std::optional<Candidate> getDefaultCandidate(TaskRun &run) {
+  OwningOpRef<ModuleOp> module(cast<ModuleOp>(run.task->module->clone()));
+  PassManager pm(module->getContext());
+  pm.addPass(createTesselDefaultConfig());
+  if (failed(pm.run(*module)))
+    return std::nullopt;
+  std::optional<Candidate> result;
+  module->walk([&](linalg::LinalgOp op) {
+    if (!op->hasAttr(kTaskTargetAttrName))
+      return;
+    auto sketch = op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName);
+    auto config = op->getAttrOfType<ConfigAttr>(TesselDialect::kConfigAttrName);
+    if (sketch && config)
+      result = Candidate{0, sketch, config};
+  });
+  return result;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAllPasses();
+  cl::ParseCommandLineOptions(argc, argv, "tessel-tune: tune the kernels of "
+                                          "a model\n");
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> model = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!model)
+    return 1;
+  auto tasks = extractTasks(*model, &context);
+  if (!tasks)
+    return fail(llvm::toString(tasks.takeError()));
+
+  if (listTasks) {
+    llvm::outs() << llvm::formatv("{0,4} {1,6} {2,12} {3}\n", "task", "weight",
+                                  "MFLOP", "kernel");
+    double total = 0;
+    for (auto [index, task] : llvm::enumerate(*tasks)) {
+      llvm::outs() << llvm::formatv("{0,4} {1,6} {2,12:F1} {3}\n", index,
+                                    task.weight, task.flops / 1e6,
+                                    task.describe());
+      total += task.flops * task.weight;
+    }
+    llvm::outs() << llvm::formatv("{0} tasks, {1:F1} GFLOP per model run\n",
+                                  tasks->size(), total / 1e9);
+    return 0;
+  }
+  if (tasks->empty())
+    return fail("the model has no tunable op");
+
+  // The measurer and the device it times on.
+  std::unique_ptr<Measurer> measurer;
+  DeviceDescription device;
+  bool cuda = false;
+  StringRef measure = measureOption;
+  if (measure.consume_front("sim:")) {
+    auto found = findDevice(measure);
+    if (!found)
+      return fail(llvm::toString(found.takeError()));
+    device = *found;
+    measurer = std::make_unique<SimulatedMeasurer>(device, seed, simNoise);
+  } else if (measure == "cuda") {
+    auto created = CudaMeasurer::create({});
+    if (!created)
+      return fail(llvm::toString(created.takeError()));
+    auto found = findDeviceForDriver((*created)->getDeviceInfo());
+    if (!found)
+      return fail(llvm::toString(found.takeError()));
+    device = *found;
+    measurer = std::move(*created);
+    cuda = true;
+  } else {
+    return fail("unknown measurer '" + measureOption +
+                "' (use cuda or sim:<device>)");
+  }
+  if (!quiet)
+    llvm::errs() << "tessel-tune: measuring on " << measurer->name()
+                 << (measurer->isSimulated()
+                         ? " (SIMULATED: a model of the GPU, not a measurement)"
+                         : "")
+                 << "\n";
+
+  // Records.
+  auto db = RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::CreateOrOpen);
+  if (!db)
+    return fail(llvm::toString(db.takeError()));
+  RunInfo runInfo;
+  runInfo.strategy = strategyName;
+  runInfo.seed = seed;
+  runInfo.measurer = measurer->name();
+  runInfo.simulated = measurer->isSimulated();
+  runInfo.deviceJson = device.toJSON();
+  runInfo.optionsJson = llvm::formatv(
+      "{{\"trials\": {0}, \"measures_per_round\": {1}, \"population\": {2}, "
+      "\"generations\": {3}, \"cost_model\": \"{4}\", \"features\": \"{5}\", "
+      "\"scheduler\": \"{6}\", \"resume\": {7}}",
+      trials, perRound, population, generations, costModelName, featuresName,
+      schedulerName, resume ? "true" : "false");
+  runInfo.tesselVersion = "0.1";
+  auto runId = (*db)->beginRun(runInfo);
+  if (!runId)
+    return fail(llvm::toString(runId.takeError()));
+
+  StrategyOptions strategyOptions;
+  strategyOptions.seed = seed;
+  strategyOptions.populationSize = population;
+  strategyOptions.generations = generations;
+  strategyOptions.costModel = costModelName;
+  strategyOptions.features = featuresName;
+  auto strategy = createStrategy(strategyName, strategyOptions, device);
+  if (!strategy)
+    return fail(llvm::toString(strategy.takeError()));
+
+  std::string chip = device.chip;
+  unsigned threads = jobs ? jobs.getValue()
+                          : std::max(1u, std::thread::hardware_concurrency());
+  CandidateCompiler compiler(chip, cudaPath, threads);
+
+  // Per task: search spaces, records, the default schedule's time.
+  std::vector<TaskRun> runs;
+  runs.reserve(tasks->size());
+  std::vector<SchedulerTask> schedulerTasks;
+  int64_t trialCounter = 0;
+  auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         started)
+        .count();
+  };
+  for (auto [index, task] : llvm::enumerate(*tasks)) {
+    TaskRun run;
+    run.task = &task;
+    run.state.task = &task;
+    run.state.rng = RandomEngine(seed * 1000003 + index);
+    run.state.consumers = getConsumers(task);
+    for (SketchAttr sketch : task.sketches) {
+      FailureOr<SearchSpace> space =
+          SearchSpace::get(task.getTargetOp(), sketch, device);
+      if (succeeded(space))
+        run.state.spaces.push_back(std::move(*space));
+    }
+    auto taskId = (*db)->getOrAddTask(task.workloadKey, task.opKind,
+                                      task.flops, task.weight, task.describe());
+    if (!taskId)
+      return fail(llvm::toString(taskId.takeError()));
+    run.taskId = *taskId;
+    if (cuda) {
+      auto reference = computeReference(*task.module, kTaskFunctionName, seed);
+      if (!reference)
+        return fail("task " + task.describe() + ": " +
+                    llvm::toString(reference.takeError()));
+      run.reference = std::make_shared<ReferenceData>(std::move(*reference));
+    }
+    runs.push_back(std::move(run));
+    schedulerTasks.push_back(
+        {static_cast<double>(task.weight), task.flops, task.opKind});
+  }
+
+  // Measures `candidates` of `run`, records and returns the trials.
+  auto measureBatch = [&](TaskRun &run, ArrayRef<Candidate> candidates,
+                          bool countTrials) -> std::vector<Trial> {
+    std::vector<CompiledCandidate> compiled =
+        compiler.compile(*run.task, candidates);
+    std::vector<MeasureCandidate> toMeasure;
+    std::vector<size_t> measuredIndex;
+    std::vector<Trial> out(candidates.size());
+    for (auto [index, c] : llvm::enumerate(compiled)) {
+      out[index].candidate = candidates[index];
+      if (!c.plan) {
+        out[index].result.key = candidates[index].getKey();
+        out[index].result.status = MeasureStatus::CompileError;
+        out[index].result.message = c.error;
+        out[index].result.device = measurer->name();
+        out[index].result.simulated = measurer->isSimulated();
+        continue;
+      }
+      MeasureCandidate m;
+      m.key = candidates[index].getKey();
+      m.plan = c.plan;
+      m.reference = run.reference;
+      m.planFlops = run.task->flops;
+      toMeasure.push_back(std::move(m));
+      measuredIndex.push_back(index);
+    }
+    std::vector<MeasureResult> results = measurer->measure(toMeasure);
+    for (auto [i, result] : llvm::enumerate(results))
+      out[measuredIndex[i]].result = std::move(result);
+    for (Trial &trial : out) {
+      if (trial.result.isOk() && trial.result.timing.medianUs > 0)
+        trial.gflops = run.task->flops / trial.result.timing.medianUs / 1e3;
+      int64_t number = countTrials ? ++trialCounter : 0;
+      auto sketchId = (*db)->getOrAddSketch(
+          run.taskId, [&] {
+            std::string s;
+            llvm::raw_string_ostream os(s);
+            os << trial.candidate.sketch;
+            return s;
+          }());
+      if (sketchId) {
+        std::string configText;
+        llvm::raw_string_ostream os(configText);
+        os << trial.candidate.config;
+        auto configId = (*db)->getOrAddConfig(*sketchId, configText);
+        if (configId) {
+          if (auto added = (*db)->addMeasurement(*runId, *configId,
+                                                 trial.result, number,
+                                                 elapsed());
+              !added)
+            llvm::errs() << "tessel-tune: " << llvm::toString(added.takeError())
+                         << "\n";
+        } else {
+          llvm::errs() << "tessel-tune: " << llvm::toString(configId.takeError())
+                       << "\n";
+        }
+      } else {
+        llvm::errs() << "tessel-tune: " << llvm::toString(sketchId.takeError())
+                     << "\n";
+      }
+    }
+    return out;
+  };
+
+  // Resume: earlier measurements of the same target come back as trials.
+  for (TaskRun &run : runs) {
+    if (!resume)
+      break;
+    auto records = (*db)->getMeasurements(run.taskId, measurer->name());
+    if (!records)
+      return fail(llvm::toString(records.takeError()));
+    std::vector<Trial> restored;
+    for (const MeasurementRecord &record : *records) {
+      auto sketch = dyn_cast_or_null<SketchAttr>(
+          parseAttribute(record.sketch, &context));
+      auto config = dyn_cast_or_null<ConfigAttr>(
+          parseAttribute(record.config, &context));
+      if (!sketch || !config)
+        continue;
+      Trial trial;
+      trial.candidate.sketch = sketch;
+      trial.candidate.config = config;
+      for (auto [index, space] : llvm::enumerate(run.state.spaces))
+        if (space.getSketch() == sketch)
+          trial.candidate.space = index;
+      trial.result.status = record.status;
+      trial.result.timing = record.timing;
+      if (trial.result.isOk() && record.timing.medianUs > 0)
+        trial.gflops = run.task->flops / record.timing.medianUs / 1e3;
+      if (record.trial > 0)
+        ++trialCounter;
+      run.state.record(trial);
+      restored.push_back(trial);
+    }
+    if (!restored.empty())
+      if (llvm::Error error = (*strategy)->observe(run.state, restored))
+        llvm::consumeError(std::move(error));
+  }
+  if (resume && !quiet)
+    llvm::errs() << "tessel-tune: resumed " << trialCounter
+                 << " measured trials from " << dbPath << "\n";
+
+  // The default schedule of each task, the baseline of the speedups.
+  for (TaskRun &run : runs) {
+    std::optional<Candidate> fallback = getDefaultCandidate(run);
+    if (!fallback)
+      continue;
+    std::vector<Trial> baseline = measureBatch(run, *fallback, false);
+    if (!baseline.empty() && baseline[0].result.isOk())
+      run.defaultLatencyUs = baseline[0].result.timing.medianUs;
+  }
+
+  auto options = TaskSchedulerOptions();
+  if (auto kind = parseTaskSchedulerKind(schedulerName))
+    options.kind = *kind;
+  else
+    return fail("unknown scheduler '" + schedulerName + "'");
+  options.seed = seed;
+  TaskScheduler scheduler(schedulerTasks, options);
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (!runs[i].state.trials.empty())
+      scheduler.update(i, runs[i].bestLatency());
+
+  bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
+  int stalled = 0;
+  double searchSeconds = 0, compileMeasureSeconds = 0;
+  while (trialCounter < trials && (timeLimit <= 0 || elapsed() < timeLimit)) {
+    size_t index = scheduler.next();
+    TaskRun &run = runs[index];
+    int count = std::min<int64_t>(perRound, trials - trialCounter);
+    auto searchStart = std::chrono::steady_clock::now();
+    std::vector<Candidate> batch = (*strategy)->propose(run.state, count);
+    searchSeconds += std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - searchStart)
+                         .count();
+    if (batch.empty()) {
+      // The task's space is exhausted: it gets no more rounds.
+      scheduler.update(index, run.bestLatency());
+      if (++stalled > static_cast<int>(runs.size()) * 2)
+        break;
+      continue;
+    }
+    stalled = 0;
+    auto measureStart = std::chrono::steady_clock::now();
+    std::vector<Trial> results = measureBatch(run, batch, true);
+    compileMeasureSeconds += std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - measureStart)
+                                 .count();
+    double before = run.bestLatency();
+    for (Trial &trial : results)
+      run.state.record(trial);
+    if (llvm::Error error = (*strategy)->observe(run.state, results))
+      llvm::consumeError(std::move(error));
+    if (run.bestLatency() < before || run.curve.empty())
+      if (const Trial *best = run.state.getBest())
+        run.curve.emplace_back(trialCounter, elapsed(), best->gflops);
+    scheduler.update(index, run.bestLatency());
+    if (!quiet) {
+      double rate = trialCounter / std::max(elapsed(), 1e-9);
+      double eta = (trials - trialCounter) / std::max(rate, 1e-9);
+      const Trial *best = run.state.getBest();
+      std::string line = llvm::formatv(
+          "task {0}/{1} trials {2}/{3} best {4:F1} GFLOP/s{5} elapsed {6:F0} s "
+          "ETA {7:F0} s",
+          index, runs.size(), trialCounter, trials.getValue(),
+          best ? best->gflops : 0.0,
+          measurer->isSimulated() ? " (simulated)" : "", elapsed(), eta);
+      if (terminal)
+        llvm::errs() << "\r" << line << "\x1b[K";
+      else
+        llvm::errs() << line << "\n";
+    }
+  }
+  if (terminal && !quiet)
+    llvm::errs() << "\n";
+
+  // Summary.
+  llvm::outs() << llvm::formatv(
+      "{0,4} {1,6} {2,12} {3,10} {4,7} {5,8}  {6}\n", "task", "weight",
+      "latency us", "GFLOP/s", "trials", "speedup", "kernel");
+  llvm::json::Array taskReports;
+  for (auto [index, run] : llvm::enumerate(runs)) {
+    const Trial *best = run.state.getBest();
+    double latency = best ? best->result.timing.medianUs : 0;
+    double speedup = best && run.defaultLatencyUs > 0
+                         ? run.defaultLatencyUs / latency
+                         : 0;
+    int64_t count = run.state.trials.size();
+    llvm::outs() << llvm::formatv(
+        "{0,4} {1,6} {2,12:F2} {3,10:F1} {4,7} {5,8:F2}  {6}\n", index,
+        run.task->weight, latency, best ? best->gflops : 0.0, count, speedup,
+        run.task->describe());
+    llvm::json::Array curve;
+    for (auto [trial, seconds, gflops] : run.curve)
+      curve.push_back(llvm::json::Object{
+          {"trial", trial}, {"elapsed_s", seconds}, {"best_gflops", gflops}});
+    llvm::json::Object report{
+        {"key", run.task->workloadKey},
+        {"description", run.task->describe()},
+        {"weight", run.task->weight},
+        {"flops", run.task->flops},
+        {"trials", count},
+        {"best_latency_us", best ? llvm::json::Value(latency) : nullptr},
+        {"best_gflops", best ? llvm::json::Value(best->gflops) : nullptr},
+        {"default_latency_us", run.defaultLatencyUs > 0
+                                   ? llvm::json::Value(run.defaultLatencyUs)
+                                   : nullptr},
+        {"curve", std::move(curve)}};
+    if (best) {
+      report["best_sketch"] = best->candidate.getKey();
+    }
+    taskReports.push_back(std::move(report));
+  }
+  double total = elapsed();
+  llvm::outs() << llvm::formatv(
+      "{0} trials in {1:F1} s on {2}{3}; search {4:F1} s, compile+measure "
+      "{5:F1} s ({6} compiled)\n",
+      trialCounter, total, measurer->name(),
+      measurer->isSimulated() ? " (simulated)" : "", searchSeconds,
+      compileMeasureSeconds, compiler.getCompiledCount());
+
+  if (!reportFile.empty()) {
+    llvm::json::Object report{
+        {"tessel_tune_report_version", 1},
+        {"model", inputFile.getValue()},
+        {"measurer", measurer->name()},
+        {"simulated", measurer->isSimulated()},
+        {"strategy", strategyName.getValue()},
+        {"seed", static_cast<int64_t>(seed)},
+        {"trials", trialCounter},
+        {"elapsed_s", total},
+        {"search_s", searchSeconds},
+        {"compile_measure_s", compileMeasureSeconds},
+        {"tasks", std::move(taskReports)}};
+    auto output = openOutputFile(reportFile, &error);
+    if (!output)
+      return fail(error);
+    output->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
+                 << "\n";
+    output->keep();
+  }
+  return 0;
+}
