@@ -52,7 +52,7 @@ TEST_F(TaskTest, IdenticalMatmulsShareOneTask) {
   EXPECT_EQ(tasks[1].weight, 1);
   EXPECT_EQ(tasks[1].describe(), "matmul 32x64 * 64x64 f32");
   EXPECT_NE(tasks[0].workloadKey, tasks[1].workloadKey);
-  EXPECT_NE(tasks[0].workloadKey.find("fill(0.000000e+00 : f32:f32)"),
+  EXPECT_NE(tasks[0].workloadKey.find("fill(0.000000e+00 : f32)"),
             std::string::npos)
       << tasks[0].workloadKey;
 }

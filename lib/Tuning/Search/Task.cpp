@@ -42,11 +42,13 @@ static bool isConstant(Value value) {
 
 static void printConstant(Value value, raw_ostream &os) {
   Operation *def = value.getDefiningOp();
-  // The value attribute of arith.constant and the like, with its type.
-  if (Attribute attr = def->getAttr("value"))
+  // The value attribute of arith.constant and the like carries its type.
+  Attribute attr = def->getAttr("value");
+  if (isa_and_nonnull<TypedAttr>(attr)) {
     attr.print(os);
-  else
-    def->getAttrDictionary().print(os);
+    return;
+  }
+  def->getAttrDictionary().print(os);
   os << ":" << value.getType();
 }
 

@@ -69,9 +69,10 @@ public:
   /// config was found.
   FailureOr<ConfigAttr> sample(RandomEngine &rng, std::string *why = nullptr);
 
-  /// Ansor's tile-size mutation: a random loop, a random level with a
-  /// factor, a random prime-power divisor moved to another level (the
-  /// loop's product is preserved). Retries up to kMaxMutationTries times for
+  /// Ansor's tile-size mutation: a random loop, a random level above 1, a
+  /// random divisor (> 1) of it moved to another random level (the loop's
+  /// product is preserved). Vector widths are kept when still valid, else
+  /// drawn again. Retries up to kMaxMutationTries times for
   /// a config that check() accepts; std::nullopt when none was found.
   std::optional<ConfigAttr> mutateTileSize(ConfigAttr config,
                                            RandomEngine &rng);
