@@ -11,6 +11,8 @@
 
 #include "SearchTestUtils.h"
 
+#include "tessel/Tuning/Search/SearchSpace.h"
+
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -54,6 +56,26 @@ protected:
                   task.describe().c_str(), task.sketches.size());
   }
 
+  /// Every sketch of every task has a search space with valid samples.
+  static void expectSamples(std::vector<TuningTask> &tasks) {
+    llvm::Expected<DeviceDescription> device = findDevice("h100");
+    ASSERT_TRUE(static_cast<bool>(device))
+        << llvm::toString(device.takeError());
+    RandomEngine rng(1);
+    for (TuningTask &task : tasks) {
+      for (SketchAttr sketch : task.sketches) {
+        FailureOr<SearchSpace> space =
+            SearchSpace::get(task.getTargetOp(), sketch, *device);
+        ASSERT_TRUE(succeeded(space)) << task.describe();
+        for (int i = 0; i < 10; ++i) {
+          std::string why;
+          EXPECT_TRUE(succeeded(space->sample(rng, &why)))
+              << task.describe() << ": " << why;
+        }
+      }
+    }
+  }
+
   static std::map<std::string, std::pair<int64_t, int64_t>>
   countByKind(ArrayRef<TuningTask> tasks) {
     // kind -> (distinct tasks, occurrences)
@@ -81,6 +103,7 @@ TEST_F(ModelTasksTest, ResNet50) {
     EXPECT_GT(task.flops, 0) << task.describe();
     EXPECT_TRUE(task.getTargetOp()) << task.describe();
   }
+  expectSamples(*tasks);
 }
 
 TEST_F(ModelTasksTest, BertBase) {
@@ -105,6 +128,7 @@ TEST_F(ModelTasksTest, BertBase) {
       {"matmul 1x768 * 768x768 f32", 1},
   };
   EXPECT_EQ(matmuls, expected);
+  expectSamples(*tasks);
 }
 
 } // namespace
