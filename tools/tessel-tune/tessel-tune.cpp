@@ -43,6 +43,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <thread>
 #include <unistd.h>
@@ -51,7 +52,7 @@ using namespace mlir;
 using namespace mlir::tessel;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+static cl::opt<std::string> inputFile(cl::Positional, cl::Optional,
                                       cl::desc("<model .mlir>"));
 static cl::opt<bool> listTasks("list-tasks",
                                cl::desc("Print the tasks and exit"));
@@ -90,6 +91,15 @@ static cl::opt<double> simNoise("sim-noise", cl::init(0.02),
 static cl::opt<std::string> cudaPath("cuda-path", cl::init(""),
                                      cl::desc("CUDA toolkit (ptxas)"));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress lines"));
+static cl::opt<std::string>
+    exportFile("export", cl::desc("Write the records of --db as JSON lines "
+                                  "to this file ('-' for stdout) and exit"));
+static cl::opt<std::string>
+    importFile("import", cl::desc("Add the JSON-lines records of this file "
+                                  "to --db and exit"));
+static cl::opt<int> crashAfterTrials(
+    "crash-after-trials", cl::init(0), cl::Hidden,
+    cl::desc("Testing: SIGKILL this process after N committed trials"));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tessel-tune: " << message << "\n";
@@ -156,12 +166,38 @@ int main(int argc, char **argv) {
   registerAllPasses();
   cl::ParseCommandLineOptions(argc, argv, "tessel-tune: tune the kernels of "
                                           "a model\n");
+  std::string error;
+  if (!exportFile.empty() || !importFile.empty()) {
+    auto db = RecordsDatabase::open(
+        dbPath, exportFile.empty() ? RecordsDatabase::OpenMode::CreateOrOpen
+                                   : RecordsDatabase::OpenMode::ReadOnly);
+    if (!db)
+      return fail(llvm::toString(db.takeError()));
+    if (!importFile.empty()) {
+      auto summary = (*db)->importJsonLinesFile(importFile);
+      if (!summary)
+        return fail(llvm::toString(summary.takeError()));
+      llvm::outs() << llvm::formatv(
+          "imported {0} lines: {1} new measurements, {2} duplicates\n",
+          summary->lines, summary->added, summary->duplicates);
+      return 0;
+    }
+    auto output = openOutputFile(exportFile, &error);
+    if (!output)
+      return fail(error);
+    if (llvm::Error e = (*db)->exportJsonLines(output->os()))
+      return fail(llvm::toString(std::move(e)));
+    output->keep();
+    return 0;
+  }
+
+  if (inputFile.empty())
+    return fail("no model given (tessel-tune MODEL.mlir ...)");
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file)
     return fail(error);
@@ -352,6 +388,9 @@ int main(int argc, char **argv) {
               !added)
             llvm::errs() << "tessel-tune: " << llvm::toString(added.takeError())
                          << "\n";
+          if (countTrials && crashAfterTrials > 0 &&
+              trialCounter >= crashAfterTrials)
+            raise(SIGKILL);
         } else {
           llvm::errs() << "tessel-tune: " << llvm::toString(configId.takeError())
                        << "\n";
@@ -407,9 +446,24 @@ int main(int argc, char **argv) {
     std::optional<Candidate> fallback = getDefaultCandidate(run);
     if (!fallback)
       continue;
+    for (auto [index, space] : llvm::enumerate(run.state.spaces))
+      if (space.getSketch() == fallback->sketch)
+        fallback->space = index;
+    // Measured before (a resumed run): never twice.
+    std::string key = fallback->getKey();
+    for (const Trial &trial : run.state.trials)
+      if (trial.candidate.getKey() == key && trial.result.isOk())
+        run.defaultLatencyUs = trial.result.timing.medianUs;
+    if (run.state.seen.contains(key))
+      continue;
     std::vector<Trial> baseline = measureBatch(run, *fallback, false);
-    if (!baseline.empty() && baseline[0].result.isOk())
-      run.defaultLatencyUs = baseline[0].result.timing.medianUs;
+    for (Trial &trial : baseline) {
+      if (trial.result.isOk())
+        run.defaultLatencyUs = trial.result.timing.medianUs;
+      run.state.record(trial);
+    }
+    if (llvm::Error error = (*strategy)->observe(run.state, baseline))
+      llvm::consumeError(std::move(error));
   }
 
   auto options = TaskSchedulerOptions();
