@@ -73,8 +73,10 @@ done
 # The GPU check (docs/GpuCheck.md) runs from the bundle.
 install -m 755 "$root/scripts/gpu-check-run.sh" "$bundle/gpu-check-run.sh"
 install -m 755 "$root/scripts/calibrate-sim" "$bundle/bin/calibrate-sim"
-glibc=$({ find "$bundle/bin" "$bundle/lib" -type f 2>/dev/null || true; } | xargs objdump -T |
-        grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
+glibc=$(for f in $(find "$bundle/bin" "$bundle/lib" -type f 2>/dev/null); do
+          # ELF files only (bin/ also holds scripts).
+          if [ "$(head -c 4 "$f" | tail -c 3)" = ELF ]; then objdump -T "$f"; fi
+        done | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
 commit=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 cat >"$bundle/README" <<EOF
 Tessel $commit: statically linked tools for Linux x86-64 ($glibc or newer); needs only the NVIDIA driver and the CUDA toolkit (ptxas: cuda-path=, default /usr/local/cuda). See docs/Bundle.md.
