@@ -6,12 +6,14 @@
 
 #include "tessel/InitAllDialects.h"
 #include "tessel/InitAllPasses.h"
+#include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::tessel::registerAllPasses();
+  mlir::tessel::registerTesselApplyTunedPass();
   mlir::DialectRegistry registry;
   mlir::tessel::registerAllDialects(registry);
   return mlir::asMainReturnCode(

@@ -414,7 +414,7 @@ static double getIterations(linalg::LinalgOp op) {
 /// The fused consumers of a task rooted at `op`: the fusible chain when the
 /// init of `op` is a fill (materialization needs the init computed in the
 /// kernel; the task module gives the fill to `op` alone), none otherwise.
-static SmallVector<Operation *> getTaskConsumers(linalg::LinalgOp op) {
+SmallVector<Operation *> tessel::getTaskConsumers(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 ||
       !op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
     return {};

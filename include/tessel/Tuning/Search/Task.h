@@ -86,6 +86,10 @@ extractTasks(ModuleOp module, MLIRContext *context,
 std::string getWorkloadKey(linalg::LinalgOp op,
                            ArrayRef<Operation *> consumers);
 
+/// The consumers a task rooted at `op` fuses: the fusible elementwise chain
+/// when the init of `op` is a fill, none otherwise (as extractTasks does).
+SmallVector<Operation *> getTaskConsumers(linalg::LinalgOp op);
+
 /// A clone of the task's module whose target op carries `sketch` and
 /// `config` as `tessel.sketch` and `tessel.config` (and no `tessel.target`
 /// marker), ready for the `tessel-to-cuda` pipeline.

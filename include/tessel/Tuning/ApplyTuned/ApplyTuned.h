@@ -1,0 +1,37 @@
+//===- ApplyTuned.h - Schedules from the tuning records ---------*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `--tessel-apply-tuned="db=FILE [target=NAME]"` annotates every tunable op
+// with the best recorded schedule of its workload (the same key as
+// tessel-tune's tasks) and target; an op without a record keeps no schedule
+// (--tessel-to-cuda gives it the default one) and gets a remark.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TUNING_APPLYTUNED_APPLYTUNED_H
+#define TESSEL_TUNING_APPLYTUNED_APPLYTUNED_H
+
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+namespace tessel {
+
+/// Creates the pass reading `db`; `target` is the measurer whose records are
+/// preferred (e.g. "cuda:NVIDIA H100 80GB HBM3" or "sim:h100-sxm"); empty
+/// prefers GPU records over simulated ones.
+std::unique_ptr<Pass> createTesselApplyTunedPass(std::string db = "",
+                                                 std::string target = "");
+
+/// Registers `--tessel-apply-tuned`.
+void registerTesselApplyTunedPass();
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_TUNING_APPLYTUNED_APPLYTUNED_H
