@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The main job of `make tune`. Today: compile every model of examples/ to
-# cubins with default schedules and print, per kernel, what ptxas reports.
-# (The tuning driver, tessel-tune, replaces the default schedules later.)
+# The main job of `make tune`: compile every model of examples/ to cubins
+# with default schedules and print, per kernel, what ptxas reports; then tune
+# each model with tessel-tune on a small budget (TUNE_TRIALS per model,
+# default 32) on the default measurer -- `cuda` when a GPU is present,
+# otherwise `sim:h100` (simulated, and said so) -- and print its summary.
 # Usage: scripts/tune-examples.sh [BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -27,4 +29,26 @@ for k in json.load(open(path)):
 PY
 done
 echo "cubins and per-kernel JSON in $out/ (chip $chip)"
+
+if [ -n "${TESSEL_MEASURE:-}" ]; then
+  measure=$TESSEL_MEASURE
+elif command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  measure=cuda
+else
+  measure=sim:h100
+  echo "no GPU found: tuning on the SIMULATED H100 (sim:h100); times are model predictions, not measurements"
+fi
+trials=${TUNE_TRIALS:-32}
+for f in examples/*.mlir; do
+  b=$(basename "$f" .mlir)
+  echo
+  echo "== tessel-tune $b: $trials trials on $measure"
+  rm -f "$out/$b.db" "$out/$b.db-wal" "$out/$b.db-shm"
+  if ! "$build/bin/tessel-tune" "$f" --measure="$measure" --trials="$trials" \
+       --measures-per-round=16 --db="$out/$b.db" --report="$out/$b.report.json" --quiet; then
+    echo "$b: tuning failed" >&2
+    status=1
+  fi
+done
+echo "tuning records and reports in $out/"
 exit $status
