@@ -24,8 +24,9 @@
 // The first five records are unchanged, and every config is measured once.
 // RUN: head -n 5 %t.after.jsonl | diff - %t.before.jsonl
 // RUN: grep -o '"config":"[^"]*"' %t.after.jsonl | sort | uniq -d | count 0
+// One curve per run (the killed one and its resumption).
 // RUN: /usr/bin/python3 %tessel_src_root/python/tessel/plot_tuning.py %t.db %t.png | FileCheck %s --check-prefix=PLOT
-// PLOT: plot_tuning: 1 curve(s) -> {{.*}}.png
+// PLOT: plot_tuning: 2 curve(s) -> {{.*}}.png
 // RUN: test -s %t.png
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=REPORT
 // REPORT: "measurer": "sim:h100-sxm",
