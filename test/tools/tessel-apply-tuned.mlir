@@ -17,6 +17,15 @@
 // RUN: tessel-opt %s --tessel-apply-tuned="db=%t.db" --tessel-to-cuda 2>/dev/null | grep -c gpu.launch_func | FileCheck %s --check-prefix=LAUNCHES
 // LAUNCHES: 4
 
+// tessel-tune --emit writes the best schedule as a transform script that
+// stock mlir-opt replays, and the tuned model compiled.
+// RUN: rm -rf %t.emit
+// RUN: tessel-tune %S/Inputs/apply-tuned-task.mlir --measure=sim:h100 --strategy=random --trials=4 --measures-per-round=2 -j 2 --db=%t.db --resume --emit=%t.emit --quiet > /dev/null
+// RUN: mlir-opt %t.emit/task0.transform.mlir --transform-interpreter | FileCheck %s --check-prefix=REPLAY
+// REPLAY: gpu.launch
+// RUN: grep -c 'bin = "\\7FELF' %t.emit/model.cubin.mlir | FileCheck %s --check-prefix=CUBINS
+// CUBINS: 2
+
 // RUN: not tessel-opt %s --tessel-apply-tuned="db=%t.missing.db" 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: {{.*}}missing.db
 

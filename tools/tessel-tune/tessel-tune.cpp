@@ -28,6 +28,10 @@
 #include "tessel/Tuning/Tuner/CandidateCompiler.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 #include "tessel/Tuning/Tuner/TaskScheduler.h"
+#include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
+#include "tessel/Pipelines/Pipelines.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -97,6 +101,10 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     importFile("import", cl::desc("Add the JSON-lines records of this file "
                                   "to --db and exit"));
+static cl::opt<std::string> emitDir(
+    "emit", cl::desc("Write, per task, the best schedule as a module with an "
+                     "upstream transform script, and the whole model compiled "
+                     "with the best schedules, to this directory"));
 static cl::opt<int> crashAfterTrials(
     "crash-after-trials", cl::init(0), cl::Hidden,
     cl::desc("Testing: SIGKILL this process after N committed trials"));
@@ -574,6 +582,54 @@ int main(int argc, char **argv) {
       trialCounter, total, measurer->name(),
       measurer->isSimulated() ? " (simulated)" : "", searchSeconds,
       compileMeasureSeconds, compiler.getCompiledCount());
+
+  if (!emitDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
+      return fail("cannot create '" + emitDir + "': " + ec.message());
+    auto write = [&](StringRef name, ModuleOp module) -> bool {
+      llvm::SmallString<256> path(emitDir.getValue());
+      llvm::sys::path::append(path, name);
+      auto output = openOutputFile(path, &error);
+      if (!output)
+        return false;
+      module.print(output->os());
+      output->keep();
+      return true;
+    };
+    // Per task: the best schedule as an upstream transform script that
+    // stock mlir-opt --transform-interpreter replays.
+    for (auto [index, run] : llvm::enumerate(runs)) {
+      const Trial *best = run.state.getBest();
+      if (!best)
+        continue;
+      OwningOpRef<ModuleOp> module = applySchedule(
+          *run.task, best->candidate.sketch, best->candidate.config);
+      PassManager pm(&context);
+      pm.addPass(createTesselEmitTransformScript());
+      if (failed(pm.run(*module)) ||
+          !write(llvm::formatv("task{0}.transform.mlir", index).str(), *module))
+        return fail("cannot emit the schedule of task " + std::to_string(index));
+    }
+    // The model with the best records applied, compiled.
+    OwningOpRef<ModuleOp> compiled(cast<ModuleOp>((*model)->clone()));
+    PassManager pm(&context);
+    pm.addPass(createTesselApplyTunedPass(dbPath, measurer->name()));
+    auto pipeline = TesselToCudaOptions::createFromString(
+        "chip=" + chip + " format=bin" +
+        (cudaPath.empty() ? std::string() : " cuda-path=" + cudaPath));
+    {
+      // The remarks of apply-tuned (one per op) are not news here.
+      ScopedDiagnosticHandler silenceRemarks(&context, [](Diagnostic &d) {
+        return success(d.getSeverity() == DiagnosticSeverity::Remark);
+      });
+      if (!pipeline || failed(buildTesselToCudaPipeline(pm, *pipeline)) ||
+          failed(pm.run(*compiled)) || !write("model.cubin.mlir", *compiled))
+        return fail("cannot compile the tuned model into '" + emitDir + "'");
+    }
+    if (!quiet)
+      llvm::errs() << "tessel-tune: best schedules and the compiled model in "
+                   << emitDir << "\n";
+  }
 
   if (!reportFile.empty()) {
     llvm::json::Object report{
