@@ -8,13 +8,17 @@
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -44,6 +48,61 @@ FailureOr<std::string> tessel::getDefaultPtxFeatures(StringRef chip) {
   else if (sm >= 72)
     ptx = 61;
   return "+ptx" + std::to_string(ptx);
+}
+
+/// The CUDA toolkit directory whose libdevice kernels may call (math ops
+/// lower to `__nv_*` functions), or "" when it has none.
+static std::string getLibdeviceToolkit(StringRef cudaPath) {
+  llvm::SmallString<256> libdevice(cudaPath);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  return llvm::sys::fs::exists(libdevice) ? cudaPath.str() : std::string();
+}
+
+/// Lowers the outlined kernels to PTX (`gpu.binary` in `isa` format) and the
+/// host side to the LLVM dialect: the steps of upstream's
+/// gpu-lower-to-nvvm-pipeline without outlining (done already), with the
+/// serializer linking libdevice from `cuda-path` instead of from whatever
+/// CUDA_HOME or CUDA_PATH the environment holds.
+static void addNvvmLowering(OpPassManager &pm,
+                            const TesselToCudaOptions &options,
+                            StringRef features) {
+  // Host and kernels: structured control flow and vectors to LLVM level.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = features.str();
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // Kernels: GPU ops to NVVM.
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createStripDebugInfoPass());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  kernels.addPass(createCanonicalizerPass());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  // Host: launches to LLVM, kernels to PTX.
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  binary.toolkitPath = getLibdeviceToolkit(options.cudaPath);
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 LogicalResult
@@ -81,12 +140,7 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createTesselOutlineKernels());
   pm.addPass(createSymbolDCEPass());
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = features;
-  nvvm.cubinFormat = "isa";
-  nvvm.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  addNvvmLowering(pm, options, features);
 
   // Cubins: assemble with ptxas, recording each kernel's resources.
   if (options.format != "isa") {
