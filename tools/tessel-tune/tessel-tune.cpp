@@ -458,9 +458,9 @@ int main(int argc, char **argv) {
       if (space.getSketch() == fallback->sketch)
         fallback->space = index;
     // Measured before (a resumed run): never twice.
-    std::string key = fallback->getKey();
+    auto key = fallback->getId();
     for (const Trial &trial : run.state.trials)
-      if (trial.candidate.getKey() == key && trial.result.isOk())
+      if (trial.candidate.getId() == key && trial.result.isOk())
         run.defaultLatencyUs = trial.result.timing.medianUs;
     if (run.state.seen.contains(key))
       continue;

@@ -10,6 +10,7 @@
 #include "tessel/Tuning/Features/FeatureExtractor.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -35,7 +36,7 @@ const Trial *TaskSearchState::getBest() const {
 }
 
 void TaskSearchState::record(Trial trial) {
-  seen.insert(trial.candidate.getKey());
+  seen.insert(trial.candidate.getId());
   trials.push_back(std::move(trial));
 }
 
@@ -66,7 +67,7 @@ std::vector<Candidate> tessel::sampleUnseen(TaskSearchState &state,
     std::optional<Candidate> candidate = sampleOne(state);
     if (!candidate)
       continue;
-    if (!state.seen.insert(candidate->getKey()).second)
+    if (!state.seen.insert(candidate->getId()).second)
       continue;
     batch.push_back(*candidate);
   }
@@ -114,6 +115,11 @@ private:
   std::vector<double> trainThroughputs;
   std::vector<unsigned> trainTasks;
   llvm::DenseMap<TaskSearchState *, unsigned> taskIds;
+  /// Features of every schedule seen, per task (schedules recur across
+  /// generations and rounds).
+  llvm::DenseMap<TaskSearchState *,
+                 llvm::DenseMap<std::pair<Attribute, Attribute>, FeatureVector>>
+      featureCache;
   bool dirty = false;
   bool trained = false;
 };
@@ -126,13 +132,20 @@ EvolutionaryStrategy::extract(TaskSearchState &state,
   std::vector<FeatureVector> result;
   result.reserve(candidates.size());
   linalg::LinalgOp op = state.task->getTargetOp();
+  // Populations repeat their fittest members: extract each schedule once.
+  auto &cache = featureCache[&state];
   for (const Candidate &c : candidates) {
-    FailureOr<std::vector<float>> f =
-        features->extract(op, state.consumers, c.sketch, c.config, device);
-    if (failed(f))
-      result.emplace_back(features->width(), 0.0f);
-    else
-      result.push_back(std::move(*f));
+    auto key = c.getId();
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      FailureOr<std::vector<float>> f =
+          features->extract(op, state.consumers, c.sketch, c.config, device);
+      it = cache
+               .try_emplace(key, failed(f) ? FeatureVector(features->width(), 0)
+                                           : std::move(*f))
+               .first;
+    }
+    result.push_back(it->second);
   }
   return result;
 }
@@ -198,7 +211,9 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
     return sampleUnseen(state, count);
 
   // Evolve; remember the best unseen candidates of every generation.
-  llvm::StringMap<std::pair<double, Candidate>> pool;
+  // Insertion-ordered, so that ties rank the same in every run.
+  llvm::MapVector<std::pair<Attribute, Attribute>, std::pair<double, Candidate>>
+      pool;
   for (int generation = 0;; ++generation) {
     auto scores = model->predict(extract(state, population));
     if (!scores) {
@@ -206,9 +221,9 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
       return sampleUnseen(state, count);
     }
     for (auto [candidate, score] : llvm::zip(population, *scores)) {
-      std::string key = candidate.getKey();
+      auto key = candidate.getId();
       if (!state.seen.contains(key))
-        pool.try_emplace(key, score, candidate);
+        pool.insert({key, {score, candidate}});
     }
     if (generation == options.generations)
       break;
@@ -253,7 +268,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
   for (auto &[score, candidate] : ranked) {
     if (static_cast<int>(batch.size()) >= count - randomCount)
       break;
-    if (state.seen.insert(candidate.getKey()).second)
+    if (state.seen.insert(candidate.getId()).second)
       batch.push_back(candidate);
   }
   std::vector<Candidate> random =

@@ -22,7 +22,7 @@
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Tuning/Search/Task.h"
 
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -39,8 +39,11 @@ struct Candidate {
   SketchAttr sketch;
   ConfigAttr config;
 
-  /// Printed sketch and config; identifies the candidate within its task.
+  /// Printed sketch and config (for records and logs).
   std::string getKey() const;
+  /// The uniqued sketch and config: identifies the candidate within its
+  /// task (and context) without printing.
+  std::pair<Attribute, Attribute> getId() const { return {sketch, config}; }
 };
 
 /// A measured candidate.
@@ -60,8 +63,8 @@ struct TaskSearchState {
   SmallVector<linalg::LinalgOp> consumers;
   /// Every measurement of the task, in order (including resumed ones).
   std::vector<Trial> trials;
-  /// Keys of measured (or already proposed) candidates: never again.
-  llvm::StringSet<> seen;
+  /// Measured (or already proposed) candidates, by getId(): never again.
+  llvm::DenseSet<std::pair<Attribute, Attribute>> seen;
   RandomEngine rng;
 
   /// The best trial, or null.
