@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Measure/Measurer.h"
+#include "tessel/Runtime/Statistics.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -47,27 +48,16 @@ mlir::tessel::symbolizeMeasureStatus(llvm::StringRef text) {
 }
 
 TimingStats TimingStats::fromSamples(llvm::ArrayRef<double> samplesUs) {
+  // One definition of the statistics for the GPU runner and the measurers.
+  ::tessel::runtime::TimingStats runtime =
+      ::tessel::runtime::TimingStats::fromSamples(
+          std::vector<double>(samplesUs.begin(), samplesUs.end()));
   TimingStats stats;
-  if (samplesUs.empty())
-    return stats;
-  std::vector<double> sorted(samplesUs.begin(), samplesUs.end());
-  llvm::sort(sorted);
-  size_t n = sorted.size();
-  stats.repeats = static_cast<int>(n);
-  stats.minUs = sorted.front();
-  stats.maxUs = sorted.back();
-  stats.medianUs =
-      n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  if (n > 1) {
-    double mean = 0;
-    for (double sample : sorted)
-      mean += sample;
-    mean /= static_cast<double>(n);
-    double sumSquares = 0;
-    for (double sample : sorted)
-      sumSquares += (sample - mean) * (sample - mean);
-    stats.stddevUs = std::sqrt(sumSquares / static_cast<double>(n - 1));
-  }
+  stats.medianUs = runtime.medianUs;
+  stats.minUs = runtime.minUs;
+  stats.maxUs = runtime.maxUs;
+  stats.stddevUs = runtime.stddevUs;
+  stats.repeats = static_cast<int>(runtime.repeats);
   return stats;
 }
 
