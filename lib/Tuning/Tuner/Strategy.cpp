@@ -245,7 +245,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
       if (state.rng.uniformReal() < options.mutationProbability) {
         SearchSpace &space = state.spaces[child.space];
         std::optional<ConfigAttr> mutated;
-        if (state.rng.uniform(2) == 0)
+        if (state.rng.uniformReal() < options.tileMutationWeight)
           mutated = space.mutateTileSize(child.config, state.rng);
         else
           mutated = space.mutateUnroll(child.config, state.rng);

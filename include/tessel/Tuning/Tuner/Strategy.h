@@ -80,6 +80,9 @@ struct StrategyOptions {
   int populationSize = 2048;
   int generations = 4;
   double mutationProbability = 0.85;
+  /// Chance that a mutation changes tile sizes rather than the unroll knob
+  /// (TVM's GPU mutation weights: tile size 0.9, auto-unroll 0.1).
+  double tileMutationWeight = 0.9;
   /// Fraction of each batch drawn at random instead of by the model.
   double epsilonGreedy = 0.05;
   /// Fraction of the initial population taken from the best measured.
