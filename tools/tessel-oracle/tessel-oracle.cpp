@@ -38,7 +38,9 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -161,6 +163,7 @@ int main(int argc, char **argv) {
     std::optional<Candidate> best;
     std::vector<Candidate> batch;
     std::vector<MeasureCandidate> toMeasure;
+    std::vector<double> latencies;
     auto flush = [&] {
       std::vector<MeasureResult> results = measurer.measure(toMeasure);
       for (auto [candidate, result] : llvm::zip(batch, results)) {
@@ -168,6 +171,7 @@ int main(int argc, char **argv) {
           ++unusable;
           continue;
         }
+        latencies.push_back(result.timing.medianUs);
         if (result.timing.medianUs < bestUs) {
           bestUs = result.timing.medianUs;
           best = candidate;
@@ -186,19 +190,36 @@ int main(int argc, char **argv) {
                                   why)
                         .str());
       points += space.getSizeEstimate();
+      // enumerate() lists the unroll values of one (tiles, vector) next to
+      // each other, and the unroll value is the only fact they differ in
+      // (computeKernelFacts: max(1, unroll)): the facts are computed once
+      // per group. The optimum is re-timed through buildAnalyticCandidate
+      // below as a check.
+      ConfigAttr groupFirst;
+      std::optional<MeasureCandidate> groupFacts;
       for (ConfigAttr config : *all) {
         Candidate candidate{static_cast<unsigned>(spaceIndex),
                             space.getSketch(), config};
         enumerated.insert(candidate.getId());
         ++configs;
-        FailureOr<MeasureCandidate> m =
-            buildAnalyticCandidate(state, candidate, &why);
-        if (failed(m)) {
+        if (!groupFirst || groupFirst.getTiles() != config.getTiles() ||
+            groupFirst.getVector() != config.getVector()) {
+          groupFirst = config;
+          FailureOr<MeasureCandidate> m =
+              buildAnalyticCandidate(state, candidate, &why);
+          groupFacts = succeeded(m) ? std::optional(std::move(*m))
+                                    : std::nullopt;
+        }
+        if (!groupFacts) {
           ++unusable;
           continue;
         }
+        MeasureCandidate m = *groupFacts;
+        m.unroll = std::max<int64_t>(1, config.getUnroll());
+        // No key: printing every config would cost more than timing it.
+        m.key.clear();
         batch.push_back(candidate);
-        toMeasure.push_back(std::move(*m));
+        toMeasure.push_back(std::move(m));
         if (toMeasure.size() >= 4096)
           flush();
       }
@@ -221,6 +242,30 @@ int main(int argc, char **argv) {
         if (results.front().isOk())
           defaultUs = results.front().timing.medianUs;
       }
+    }
+    // The check: the optimum timed the way tessel-tune times it.
+    if (best) {
+      std::string why;
+      FailureOr<MeasureCandidate> m = buildAnalyticCandidate(state, *best, &why);
+      std::vector<MeasureResult> results;
+      if (succeeded(m))
+        results = measurer.measure({*m});
+      if (results.empty() || !results.front().isOk() ||
+          std::abs(results.front().timing.medianUs - bestUs) > 1e-9 * bestUs)
+        return fail("task " + std::to_string(index) +
+                    ": the optimum does not time the same through "
+                    "buildAnalyticCandidate: " + best->getKey());
+    }
+    // How hard the space is: the median config and the share of configs
+    // within 90% of the optimum's throughput.
+    double medianUs = 0, nearShare = 0;
+    if (!latencies.empty()) {
+      std::sort(latencies.begin(), latencies.end());
+      medianUs = latencies[latencies.size() / 2];
+      size_t near = std::upper_bound(latencies.begin(), latencies.end(),
+                                     bestUs / 0.9) -
+                    latencies.begin();
+      nearShare = static_cast<double>(near) / latencies.size();
     }
     double spaceBestUs = bestUs;
     bool defaultIsOptimum = defaultUs > 0 && defaultUs < bestUs;
@@ -247,15 +292,18 @@ int main(int argc, char **argv) {
          std::isfinite(bestUs) ? llvm::json::Value(bestUs) : nullptr},
         {"optimum_gflops",
          std::isfinite(bestUs) ? llvm::json::Value(gflops(bestUs)) : nullptr},
-        {"optimum_is_default", defaultIsOptimum}};
+        {"optimum_is_default", defaultIsOptimum},
+        {"median_config_latency_us", medianUs},
+        {"near_optimal_share", nearShare}};
     if (best && !defaultIsOptimum)
       report["optimum_candidate"] = best->getKey();
     if (!quiet)
       llvm::outs() << llvm::formatv(
           "task {0}: {1} configs in {2} sketches ({3} points), optimum "
-          "{4:F3} us = {5:F1} GFLOP/s, default {6:F3} us (SIMULATED)  {7}\n",
+          "{4:F3} us = {5:F1} GFLOP/s, default {6:F3} us, median config "
+          "{7:F3} us, {8:P} within 90% (SIMULATED)  {9}\n",
           index, configs, state.spaces.size(), points, bestUs,
-          gflops(bestUs), defaultUs, task.describe());
+          gflops(bestUs), defaultUs, medianUs, nearShare, task.describe());
     taskReports.push_back(std::move(report));
   }
   double elapsed = std::chrono::duration<double>(

@@ -1,8 +1,0 @@
-// matmul 16x16 * 16x16: a small shape for the smoke test and the oracle
-func.func @forward(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>) -> tensor<16x16xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<16x16xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<16x16xf32>, tensor<16x16xf32>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
-  return %r : tensor<16x16xf32>
-}
