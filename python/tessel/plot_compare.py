@@ -139,9 +139,10 @@ def main(argv):
                        for col in zip(*per_seed)]
                 low = [min(col) for col in zip(*per_seed)]
                 high = [max(col) for col in zip(*per_seed)]
-                ax.plot(grid, med, color=colors[strategy],
+                ax.step(grid, med, where="post", color=colors[strategy],
                         label=f"{strategy} (median of {len(seeds)} seeds)")
-                ax.fill_between(grid, low, high, color=colors[strategy], alpha=0.2)
+                ax.fill_between(grid, low, high, step="post", color=colors[strategy],
+                                alpha=0.2)
             ax.set_xlabel(xlabel)
             ax.set_ylabel("best so far / reference's final best (geomean)")
             ax.grid(True, alpha=0.3)
@@ -167,8 +168,10 @@ def main(argv):
                 xmax = max(p[0] for r in runs for p in r)
                 grid = list(range(0, xmax + 1, max(1, xmax // 200)))
                 med, low, high = band(runs, grid, 0)
-                ax.plot(grid, med, color=colors[strategy], label=strategy, lw=1)
-                ax.fill_between(grid, low, high, color=colors[strategy], alpha=0.2)
+                ax.step(grid, med, where="post", color=colors[strategy], label=strategy,
+                        lw=1)
+                ax.fill_between(grid, low, high, step="post", color=colors[strategy],
+                                alpha=0.2)
             ax.set_title(names[key], fontsize=7)
             ax.tick_params(labelsize=6)
             ax.grid(True, alpha=0.3)
@@ -229,8 +232,10 @@ def main(argv):
                     xmax = max(p[0] for r in runs for p in r)
                     grid = list(range(0, xmax + 1, max(1, xmax // 200)))
                     med, low, high = band(runs, grid, 0)
-                    ax.plot(grid, med, color=colors[strategy], label=strategy, lw=1)
-                    ax.fill_between(grid, low, high, color=colors[strategy], alpha=0.2)
+                    ax.step(grid, med, where="post", color=colors[strategy],
+                            label=strategy, lw=1)
+                    ax.fill_between(grid, low, high, step="post",
+                                    color=colors[strategy], alpha=0.2)
                 ax.axhline(1.0, color="black", lw=0.6)
                 ax.set_title(key.split("/")[-1], fontsize=7)
                 ax.tick_params(labelsize=6)
