@@ -215,7 +215,7 @@ int main(int argc, char **argv) {
           continue;
         }
         MeasureCandidate m = *groupFacts;
-        m.unroll = std::max<int64_t>(1, config.getUnroll());
+        m.facts.unroll = std::max<int64_t>(1, config.getUnroll());
         // No key: printing every config would cost more than timing it.
         m.key.clear();
         batch.push_back(candidate);
