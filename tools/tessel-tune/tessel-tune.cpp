@@ -617,10 +617,15 @@ int main(int argc, char **argv) {
       scheduler.update(i, runs[i].bestLatency());
 
   bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
-  int stalled = 0;
+  std::vector<bool> exhausted(runs.size(), false);
   double searchSeconds = 0, compileMeasureSeconds = 0;
   while (trialCounter < trials && (timeLimit <= 0 || elapsed() < timeLimit)) {
     size_t index = scheduler.next();
+    // An exhausted task gets no more rounds: the next live one takes it.
+    for (size_t i = 0; i < runs.size() && exhausted[index]; ++i)
+      index = (index + 1) % runs.size();
+    if (exhausted[index])
+      break;
     TaskRun &run = runs[index];
     int count = std::min<int64_t>(perRound, trials - trialCounter);
     auto searchStart = std::chrono::steady_clock::now();
@@ -629,13 +634,13 @@ int main(int argc, char **argv) {
                          std::chrono::steady_clock::now() - searchStart)
                          .count();
     if (batch.empty()) {
-      // The task's space is exhausted: it gets no more rounds.
+      // The task is exhausted (its space, or the strategy's own budget):
+      // it gets no more rounds. A strategy may return fewer candidates than
+      // asked for (dgd proposes one window at a time); that is not an end.
+      exhausted[index] = true;
       scheduler.update(index, run.bestLatency());
-      if (++stalled > static_cast<int>(runs.size()) * 2)
-        break;
       continue;
     }
-    stalled = 0;
     auto measureStart = std::chrono::steady_clock::now();
     std::vector<Trial> results = measureBatch(run, batch, true);
     compileMeasureSeconds += std::chrono::duration<double>(
