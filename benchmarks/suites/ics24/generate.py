@@ -15,7 +15,7 @@ Usage: generate.py   (rewrites every file; the output is deterministic)
 
 import os
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.realpath(__file__))
 
 MATMULS = [  # name, M, N, K (BERT)
     ("M0", 512, 64, 1024), ("M1", 512, 4096, 1024), ("M2", 512, 64, 768),
