@@ -85,8 +85,11 @@ def run(args):
     for seed in args.seeds:
         for shape in shapes:
             for variant in args.variants:
+                trials = args.trials
+                if variant.endswith("-ds") and args.dgd_trials:
+                    trials = args.dgd_trials
                 tag, cmd = command(args.tool, shape, variant, seed, args.out,
-                                   args.trials, args.trial_seconds)
+                                   trials, args.trial_seconds)
                 if os.path.exists(f"{args.out}/reports/{tag}.json"):
                     continue
                 jobs.append((tag, cmd))
@@ -126,6 +129,13 @@ def best_curves(db):
 
 
 def best_at(points, kind, limit):
+    """Best GFLOP/s within the budget; None when the run stopped short of
+    it (fewer trials, or less elapsed time, than the budget)."""
+    if not points:
+        return None
+    reached = points[-1][0] if kind == "trials" else points[-1][1]
+    if reached < limit:
+        return None
     best = 0.0
     for trial, elapsed, gflops in points:
         if (trial if kind == "trials" else elapsed) <= limit:
@@ -155,11 +165,13 @@ def report(args):
         points = best_curves(db)
         trials_done[tag] = len(points)
         for label, kind, limit in BUDGETS:
-            perf[variant].setdefault(shape, {}).setdefault(label, []).append(
-                best_at(points, kind, limit))
+            best = best_at(points, kind, limit)
+            if best is not None:
+                perf[variant].setdefault(shape, {}).setdefault(label, []).append(
+                    best)
     mean = lambda xs: sum(xs) / len(xs)
     base = {s: mean(perf["ansor"][s]["1000"]) for s in perf["ansor"]
-            if perf["ansor"][s]["1000"]}
+            if perf["ansor"][s].get("1000")}
     runs = len(trials_done)
     print("SIMULATED (sim:h100-sxm, analytic fidelity, 0.6 s virtual per "
           "trial): a model of the H100, not measurements.")
@@ -215,7 +227,8 @@ def report(args):
             d = perf[variant].get(s)
             if d:
                 parts.append(f"{NAMES[variant]} " + "/".join(
-                    f"{mean(d[label]):.0f}" for label, _, _ in BUDGETS))
+                    f"{mean(d[label]):.0f}" if d.get(label) else "-"
+                    for label, _, _ in BUDGETS))
         if parts:
             print(f"{s:4} " + "; ".join(parts))
 
@@ -230,6 +243,8 @@ def main():
     parser.add_argument("--variants", nargs="+", default=VARIANTS, choices=VARIANTS)
     parser.add_argument("--shapes", nargs="+", default=[])
     parser.add_argument("--trials", type=int, default=1000)
+    parser.add_argument("--dgd-trials", type=int, default=0,
+                        help="trials of the dgd variants (default: --trials)")
     parser.add_argument("--trial-seconds", type=float, default=0.6)
     parser.add_argument("-j", "--jobs", type=int, default=1)
     args = parser.parse_args()
