@@ -8,6 +8,7 @@
 #include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
+#include "tessel/Tuning/Tuner/DgdStrategy.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -278,7 +279,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
 }
 
 std::vector<std::string> tessel::getStrategyNames() {
-  return {"evolutionary", "random"};
+  return {"dgd", "evolutionary", "random"};
 }
 
 llvm::Expected<std::unique_ptr<SearchStrategy>>
@@ -286,9 +287,9 @@ tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
                        const DeviceDescription &device) {
   if (name == "random")
     return std::make_unique<RandomStrategy>();
-  if (name != "evolutionary")
+  if (name != "evolutionary" && name != "dgd")
     return llvm::createStringError("unknown strategy '" + name.str() +
-                                   "' (known: evolutionary, random)");
+                                   "' (known: dgd, evolutionary, random)");
   auto extractor = createFeatureExtractor(options.features);
   if (!extractor)
     return extractor.takeError();
@@ -303,6 +304,13 @@ tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
   } else {
     return llvm::createStringError("unknown cost model '" + options.costModel +
                                    "' (known: xgboost, random)");
+  }
+  if (name == "dgd") {
+    std::string invalid = options.dgd.validate();
+    if (!invalid.empty())
+      return llvm::createStringError(invalid);
+    return std::make_unique<DgdStrategy>(options, device, std::move(*extractor),
+                                         std::move(model));
   }
   return std::make_unique<EvolutionaryStrategy>(
       options, device, std::move(*extractor), std::move(model));

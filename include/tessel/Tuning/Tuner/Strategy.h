@@ -9,7 +9,8 @@
 // the search space) and `evolutionary` (Ansor, section 5: a population of
 // fresh samples and the best measured schedules, evolved by mutation under a
 // learned cost model, with epsilon-greedy exploration). Every knob is in
-// StrategyOptions, with a seed.
+// StrategyOptions, with a seed. `dgd` (ICS'24's dynamic gradient descent)
+// is in DgdStrategy.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@
 #include "tessel/Tuning/Search/RandomEngine.h"
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Tuning/Search/Task.h"
+#include "tessel/Tuning/Tuner/DgdSearch.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Error.h"
@@ -89,10 +91,12 @@ struct StrategyOptions {
   double measuredRatio = 0.2;
   /// "xgboost" or "random".
   std::string costModel = "xgboost";
-  /// Feature extractor name ("ansor").
+  /// Feature extractor name ("ansor", "af").
   std::string features = "ansor";
   /// Worker threads of the cost model.
   int modelThreads = 1;
+  /// Dynamic gradient descent (`dgd`, docs/Dgd.md).
+  DgdOptions dgd;
 };
 
 /// Proposes and observes candidates of tasks.
@@ -113,7 +117,7 @@ public:
 /// Names createStrategy() knows.
 std::vector<std::string> getStrategyNames();
 
-/// Creates the strategy `name` ("random", "evolutionary").
+/// Creates the strategy `name` ("dgd", "evolutionary", "random").
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 createStrategy(llvm::StringRef name, const StrategyOptions &options,
                const DeviceDescription &device);
