@@ -46,8 +46,7 @@ llvm::Error SearchStrategy::observe(TaskSearchState &, ArrayRef<Trial>) {
   return llvm::Error::success();
 }
 
-/// A random sketch's random config; fails when sampling fails.
-static std::optional<Candidate> sampleOne(TaskSearchState &state) {
+std::optional<Candidate> tessel::sampleCandidate(TaskSearchState &state) {
   if (state.spaces.empty())
     return std::nullopt;
   unsigned index = state.rng.uniform(state.spaces.size());
@@ -64,7 +63,7 @@ std::vector<Candidate> tessel::sampleUnseen(TaskSearchState &state,
   for (int tries = 0; static_cast<int>(batch.size()) < count &&
                       tries < 50 * count + 100;
        ++tries) {
-    std::optional<Candidate> candidate = sampleOne(state);
+    std::optional<Candidate> candidate = sampleCandidate(state);
     if (!candidate)
       continue;
     if (!state.seen.insert(candidate->getId()).second)
@@ -72,6 +71,20 @@ std::vector<Candidate> tessel::sampleUnseen(TaskSearchState &state,
     batch.push_back(*candidate);
   }
   return batch;
+}
+
+Candidate tessel::mutateCandidate(TaskSearchState &state,
+                                  const Candidate &candidate) {
+  Candidate child = candidate;
+  SearchSpace &space = state.spaces[child.space];
+  std::optional<ConfigAttr> mutated;
+  if (state.rng.uniform(2) == 0)
+    mutated = space.mutateTileSize(child.config, state.rng);
+  else
+    mutated = space.mutateUnroll(child.config, state.rng);
+  if (mutated && succeeded(space.check(*mutated)))
+    child.config = *mutated;
+  return child;
 }
 
 namespace {
@@ -205,7 +218,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
                           options.populationSize &&
                       tries < 4 * options.populationSize;
        ++tries)
-    if (std::optional<Candidate> c = sampleOne(state))
+    if (std::optional<Candidate> c = sampleCandidate(state))
       population.push_back(*c);
   if (population.empty())
     return sampleUnseen(state, count);
@@ -242,16 +255,8 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
           std::lower_bound(cumulative.begin(), cumulative.end(), draw) -
           cumulative.begin();
       Candidate child = population[std::min(parent, population.size() - 1)];
-      if (state.rng.uniformReal() < options.mutationProbability) {
-        SearchSpace &space = state.spaces[child.space];
-        std::optional<ConfigAttr> mutated;
-        if (state.rng.uniform(2) == 0)
-          mutated = space.mutateTileSize(child.config, state.rng);
-        else
-          mutated = space.mutateUnroll(child.config, state.rng);
-        if (mutated && succeeded(space.check(*mutated)))
-          child.config = *mutated;
-      }
+      if (state.rng.uniformReal() < options.mutationProbability)
+        child = mutateCandidate(state, child);
       next.push_back(child);
     }
     population = std::move(next);

@@ -21,6 +21,7 @@
 #include "tessel/Tuning/Search/RandomEngine.h"
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Tuning/Search/Task.h"
+#include "tessel/Tuning/Tuner/PrunerOptions.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Error.h"
@@ -90,6 +91,8 @@ struct StrategyOptions {
   std::string features = "ansor";
   /// Worker threads of the cost model.
   int modelThreads = 1;
+  /// Strategy `psa` (docs/Pruner.md).
+  PrunerOptions pruner;
 };
 
 /// Proposes and observes candidates of tasks.
@@ -110,13 +113,22 @@ public:
 /// Names createStrategy() knows.
 std::vector<std::string> getStrategyNames();
 
-/// Creates the strategy `name` ("random", "evolutionary").
+/// Creates the strategy `name` ("evolutionary", "psa", "random").
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 createStrategy(llvm::StringRef name, const StrategyOptions &options,
                const DeviceDescription &device);
 
 /// Uniform random candidates of `state` not yet seen, at most `count`.
 std::vector<Candidate> sampleUnseen(TaskSearchState &state, int count);
+
+/// A uniform random candidate of `state` (a random sketch's random config),
+/// seen or not; std::nullopt when sampling fails.
+std::optional<Candidate> sampleCandidate(TaskSearchState &state);
+
+/// Ansor's GPU mutation of `candidate`: its tile sizes or its unroll value
+/// (one of the two, evenly), as the evolutionary search mutates. Returns
+/// `candidate` unchanged when the mutation finds no valid config.
+Candidate mutateCandidate(TaskSearchState &state, const Candidate &candidate);
 
 } // namespace tessel
 } // namespace mlir
