@@ -7,6 +7,7 @@
 #include "tessel/Tuning/Features/FeatureExtractor.h"
 
 #include "tessel/Tuning/Features/AnsorFeatures.h"
+#include "tessel/Tuning/Features/PrunerFeatures.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -35,6 +36,9 @@ struct ExtractorEntry {
 static const ExtractorEntry kExtractors[] = {
     {"ansor", [] () -> std::unique_ptr<FeatureExtractor> {
        return std::make_unique<AnsorFeatureExtractor>();
+     }},
+    {"pruner", [] () -> std::unique_ptr<FeatureExtractor> {
+       return std::make_unique<PrunerFeatureExtractor>();
      }},
 };
 
