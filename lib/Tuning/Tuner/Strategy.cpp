@@ -8,6 +8,7 @@
 #include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
+#include "tessel/Tuning/Tuner/PsaStrategy.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -283,7 +284,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
 }
 
 std::vector<std::string> tessel::getStrategyNames() {
-  return {"evolutionary", "random"};
+  return {"evolutionary", "psa", "random"};
 }
 
 llvm::Expected<std::unique_ptr<SearchStrategy>>
@@ -291,9 +292,11 @@ tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
                        const DeviceDescription &device) {
   if (name == "random")
     return std::make_unique<RandomStrategy>();
+  if (name == "psa")
+    return createPsaStrategy(options, device);
   if (name != "evolutionary")
     return llvm::createStringError("unknown strategy '" + name.str() +
-                                   "' (known: evolutionary, random)");
+                                   "' (known: evolutionary, psa, random)");
   auto extractor = createFeatureExtractor(options.features);
   if (!extractor)
     return extractor.takeError();
