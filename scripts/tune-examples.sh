@@ -3,7 +3,8 @@
 # with default schedules and print, per kernel, what ptxas reports; then tune
 # each model with tessel-tune on a small budget (TUNE_TRIALS per model,
 # default 32) on the default measurer -- `cuda` when a GPU is present,
-# otherwise `sim:h100` (simulated, and said so) -- and print its summary.
+# otherwise `sim:h100` (simulated, and said so; analytic timing, 200 trials by
+# default) -- print its summary and compile the best schedules.
 # Usage: scripts/tune-examples.sh [BUILD_DIR]
 set -euo pipefail
 build=${1:-build}
@@ -38,14 +39,30 @@ else
   measure=sim:h100
   echo "no GPU found: tuning on the SIMULATED H100 (sim:h100); times are model predictions, not measurements"
 fi
-trials=${TUNE_TRIALS:-32}
+# On the simulator, candidates are timed analytically (no compilation, see
+# docs/Tuning.md) unless TESSEL_SIM_FIDELITY=compiled; the best schedules are
+# then compiled to cubins with --emit, so every tuned model still goes through
+# the whole pipeline.
+extra=()
+if [ "$measure" = cuda ]; then
+  trials=${TUNE_TRIALS:-32}
+else
+  fidelity=${TESSEL_SIM_FIDELITY:-analytic}
+  extra+=(--sim-fidelity="$fidelity")
+  if [ "$fidelity" = analytic ]; then
+    trials=${TUNE_TRIALS:-200}
+  else
+    trials=${TUNE_TRIALS:-32}
+  fi
+fi
 for f in examples/*.mlir; do
   b=$(basename "$f" .mlir)
   echo
-  echo "== tessel-tune $b: $trials trials on $measure"
-  rm -f "$out/$b.db" "$out/$b.db-wal" "$out/$b.db-shm"
-  if ! "$build/bin/tessel-tune" "$f" --measure="$measure" --trials="$trials" \
-       --measures-per-round=16 --db="$out/$b.db" --report="$out/$b.report.json" --quiet; then
+  echo "== tessel-tune $b: $trials trials on $measure ${extra[*]}"
+  rm -rf "$out/$b.db" "$out/$b.db-wal" "$out/$b.db-shm" "$out/$b.tuned"
+  if ! "$build/bin/tessel-tune" "$f" --measure="$measure" --trials="$trials" "${extra[@]}" \
+       --measures-per-round=16 --db="$out/$b.db" --report="$out/$b.report.json" \
+       --emit="$out/$b.tuned" --quiet; then
     echo "$b: tuning failed" >&2
     status=1
   fi

@@ -25,6 +25,7 @@
 #include "tessel/Tuning/Measure/CudaMeasurer.h"
 #include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Search/Task.h"
 #include "tessel/Tuning/Tuner/CandidateCompiler.h"
@@ -94,6 +95,16 @@ static cl::opt<std::string> featuresName("features", cl::init("ansor"),
                                          cl::desc("Feature set"));
 static cl::opt<double> simNoise("sim-noise", cl::init(0.02),
                                 cl::desc("Simulated measurement noise"));
+static cl::opt<std::string> simFidelityOption(
+    "sim-fidelity", cl::init("compiled"),
+    cl::desc("Under sim:<device>: compiled (compile each candidate, time it "
+             "with ptxas's resources) or analytic (time the schedule from its "
+             "facts, without compiling)"));
+static cl::opt<double> simTrialSeconds(
+    "sim-trial-seconds", cl::init(0),
+    cl::desc("Under --sim-fidelity=analytic: seconds of a virtual clock "
+             "charged per measured candidate, added to the elapsed time "
+             "(records, curves, --time-limit)"));
 static cl::opt<std::string> cudaPath("cuda-path", cl::init(""),
                                      cl::desc("CUDA toolkit (ptxas)"));
 static cl::opt<bool> quiet("quiet", cl::desc("No progress lines"));
@@ -263,8 +274,21 @@ int main(int argc, char **argv) {
     return fail("unknown measurer '" + measureOption +
                 "' (use cuda or sim:<device>)");
   }
+  std::optional<SimFidelity> fidelity = symbolizeSimFidelity(simFidelityOption);
+  if (!fidelity)
+    return fail("unknown --sim-fidelity '" + simFidelityOption +
+                "' (use compiled or analytic)");
+  bool analytic = *fidelity == SimFidelity::Analytic;
+  if (analytic && !measurer->isSimulated())
+    return fail("--sim-fidelity=analytic needs a sim:<device> measurer");
+  if (simTrialSeconds < 0 || (simTrialSeconds > 0 && !analytic))
+    return fail("--sim-trial-seconds needs --sim-fidelity=analytic and a "
+                "non-negative value");
+  // The target of the records: analytic timings are another model than
+  // compiled ones, so they never mix on resume or apply-tuned.
+  std::string target = measurer->name() + (analytic ? ":analytic" : "");
   if (!quiet)
-    llvm::errs() << "tessel-tune: measuring on " << measurer->name()
+    llvm::errs() << "tessel-tune: measuring on " << target
                  << (measurer->isSimulated()
                          ? " (SIMULATED: a model of the GPU, not a measurement)"
                          : "")
@@ -286,15 +310,17 @@ int main(int argc, char **argv) {
   RunInfo runInfo;
   runInfo.strategy = strategyName;
   runInfo.seed = seed;
-  runInfo.measurer = measurer->name();
+  runInfo.measurer = target;
   runInfo.simulated = measurer->isSimulated();
   runInfo.deviceJson = device.toJSON();
   runInfo.optionsJson = llvm::formatv(
       "{{\"trials\": {0}, \"measures_per_round\": {1}, \"population\": {2}, "
       "\"generations\": {3}, \"cost_model\": \"{4}\", \"features\": \"{5}\", "
-      "\"scheduler\": \"{6}\", \"resume\": {7}}",
+      "\"scheduler\": \"{6}\", \"resume\": {7}, \"sim_fidelity\": \"{8}\", "
+      "\"sim_trial_seconds\": {9}}",
       trials, perRound, population, generations, costModelName, featuresName,
-      schedulerName, resume ? "true" : "false");
+      schedulerName, resume ? "true" : "false", stringifySimFidelity(*fidelity),
+      simTrialSeconds.getValue());
   if (strategyName == "psa")
     runInfo.optionsJson.insert(runInfo.optionsJson.size() - 1,
                                ", \"psa\": " +
@@ -324,10 +350,13 @@ int main(int argc, char **argv) {
   std::vector<SchedulerTask> schedulerTasks;
   int64_t trialCounter = 0;
   auto started = std::chrono::steady_clock::now();
+  // Seconds of the virtual clock charged so far (--sim-trial-seconds).
+  double chargedSeconds = 0;
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          started)
-        .count();
+               .count() +
+           chargedSeconds;
   };
   for (auto [index, task] : llvm::enumerate(*tasks)) {
     TaskRun run;
@@ -361,33 +390,52 @@ int main(int argc, char **argv) {
   // Measures `candidates` of `run`, records and returns the trials.
   auto measureBatch = [&](TaskRun &run, ArrayRef<Candidate> candidates,
                           bool countTrials) -> std::vector<Trial> {
-    std::vector<CompiledCandidate> compiled =
-        compiler.compile(*run.task, candidates);
     std::vector<MeasureCandidate> toMeasure;
     std::vector<size_t> measuredIndex;
     std::vector<Trial> out(candidates.size());
-    for (auto [index, c] : llvm::enumerate(compiled)) {
-      out[index].candidate = candidates[index];
-      if (!c.plan) {
-        out[index].result.key = candidates[index].getKey();
-        out[index].result.status = MeasureStatus::CompileError;
-        out[index].result.message = c.error;
-        out[index].result.device = measurer->name();
-        out[index].result.simulated = measurer->isSimulated();
-        continue;
+    auto compileError = [&](size_t index, std::string message) {
+      out[index].result.key = candidates[index].getKey();
+      out[index].result.status = MeasureStatus::CompileError;
+      out[index].result.message = std::move(message);
+      out[index].result.simulated = measurer->isSimulated();
+    };
+    if (analytic) {
+      for (auto [index, candidate] : llvm::enumerate(candidates)) {
+        out[index].candidate = candidate;
+        std::string why;
+        FailureOr<MeasureCandidate> m =
+            buildAnalyticCandidate(run.state, candidate, &why);
+        if (failed(m)) {
+          compileError(index, why);
+          continue;
+        }
+        toMeasure.push_back(std::move(*m));
+        measuredIndex.push_back(index);
       }
-      MeasureCandidate m;
-      m.key = candidates[index].getKey();
-      m.plan = c.plan;
-      m.reference = run.reference;
-      m.planFlops = run.task->flops;
-      toMeasure.push_back(std::move(m));
-      measuredIndex.push_back(index);
+    } else {
+      std::vector<CompiledCandidate> compiled =
+          compiler.compile(*run.task, candidates);
+      for (auto [index, c] : llvm::enumerate(compiled)) {
+        out[index].candidate = candidates[index];
+        if (!c.plan) {
+          compileError(index, c.error);
+          continue;
+        }
+        MeasureCandidate m;
+        m.key = candidates[index].getKey();
+        m.plan = c.plan;
+        m.reference = run.reference;
+        m.planFlops = run.task->flops;
+        toMeasure.push_back(std::move(m));
+        measuredIndex.push_back(index);
+      }
     }
     std::vector<MeasureResult> results = measurer->measure(toMeasure);
     for (auto [i, result] : llvm::enumerate(results))
       out[measuredIndex[i]].result = std::move(result);
     for (Trial &trial : out) {
+      trial.result.device = target;
+      chargedSeconds += simTrialSeconds;
       if (trial.result.isOk() && trial.result.timing.medianUs > 0)
         trial.gflops = run.task->flops / trial.result.timing.medianUs / 1e3;
       int64_t number = countTrials ? ++trialCounter : 0;
@@ -429,7 +477,7 @@ int main(int argc, char **argv) {
   for (TaskRun &run : runs) {
     if (!resume)
       break;
-    auto records = (*db)->getMeasurements(run.taskId, measurer->name());
+    auto records = (*db)->getMeasurements(run.taskId, target);
     if (!records)
       return fail(llvm::toString(records.takeError()));
     std::vector<Trial> restored;
@@ -590,12 +638,19 @@ int main(int argc, char **argv) {
     taskReports.push_back(std::move(report));
   }
   double total = elapsed();
+  std::string compiledNote =
+      analytic ? llvm::formatv("analytic, none compiled; virtual clock "
+                               "{0:F1} s",
+                               chargedSeconds)
+                     .str()
+               : llvm::formatv("{0} compiled", compiler.getCompiledCount())
+                     .str();
   llvm::outs() << llvm::formatv(
       "{0} trials in {1:F1} s on {2}{3}; search {4:F1} s, compile+measure "
-      "{5:F1} s ({6} compiled)\n",
-      trialCounter, total, measurer->name(),
+      "{5:F1} s ({6})\n",
+      trialCounter, total, target,
       measurer->isSimulated() ? " (simulated)" : "", searchSeconds,
-      compileMeasureSeconds, compiler.getCompiledCount());
+      compileMeasureSeconds, compiledNote);
 
   if (!emitDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(emitDir))
@@ -627,7 +682,7 @@ int main(int argc, char **argv) {
     // The model with the best records applied, compiled.
     OwningOpRef<ModuleOp> compiled(cast<ModuleOp>((*model)->clone()));
     PassManager pm(&context);
-    pm.addPass(createTesselApplyTunedPass(dbPath, measurer->name()));
+    pm.addPass(createTesselApplyTunedPass(dbPath, target));
     auto pipeline = TesselToCudaOptions::createFromString(
         "chip=" + chip + " format=bin" +
         (cudaPath.empty() ? std::string() : " cuda-path=" + cudaPath));
@@ -649,7 +704,11 @@ int main(int argc, char **argv) {
     llvm::json::Object report{
         {"tessel_tune_report_version", 1},
         {"model", inputFile.getValue()},
-        {"measurer", measurer->name()},
+        {"measurer", target},
+        {"sim_fidelity", measurer->isSimulated()
+                             ? stringifySimFidelity(*fidelity).str()
+                             : std::string("")},
+        {"sim_trial_seconds", simTrialSeconds.getValue()},
         {"simulated", measurer->isSimulated()},
         {"strategy", strategyName.getValue()},
         {"seed", static_cast<int64_t>(seed)},

@@ -255,6 +255,22 @@ static Status checkCudnn(const CudaDriver &driver, CUstream stream,
                          what + ": " + api.describe(status));
 }
 
+Status VendorBench::runCheckedAndTimed(
+    const TimedWork &work, const std::string &what, const DeviceBuffer &output,
+    int64_t amountOfWork,
+    const std::function<std::vector<double>()> &computeReference,
+    BenchResult &result) {
+  Status status = work();
+  if (status.ok())
+    status = synchronize(driver, stream, what);
+  if (status.ok() && amountOfWork <= kMaxVerifiedWork)
+    status = verify(driver, output, computeReference(), result);
+  if (status.ok() && result.status == "ok")
+    status =
+        timeRepeated(driver, stream, flusher, options, work, result.timing);
+  return status;
+}
+
 BenchResult VendorBench::runGemm(const GemmShape &shape) {
   BenchResult result;
   result.library = "cublas";
@@ -341,17 +357,15 @@ BenchResult VendorBench::runGemm(const GemmShape &shape) {
         "cublasSgemmStridedBatched");
   };
 
-  status = work();
   if (status.ok())
-    status = synchronize(driver, stream, "running the GEMM");
-  if (status.ok() && shape.getWork() <= kMaxVerifiedWork) {
-    std::vector<double> reference(sizeC);
-    referenceGemm(shape, a.data(), b.data(), reference.data());
-    status = verify(driver, deviceC, reference, result);
-  }
-  if (status.ok() && result.status == "ok")
-    status =
-        timeRepeated(driver, stream, flusher, options, work, result.timing);
+    status = runCheckedAndTimed(
+        work, "running the GEMM", deviceC, shape.getWork(),
+        [&] {
+          std::vector<double> reference(sizeC);
+          referenceGemm(shape, a.data(), b.data(), reference.data());
+          return reference;
+        },
+        result);
   if (!status.ok())
     fail(result, status);
   if (result.sticky) {
@@ -561,17 +575,14 @@ BenchResult VendorBench::runConv(const ConvShape &shape) {
                  "cudnnConvolutionForward");
   };
   if (status.ok())
-    status = work();
-  if (status.ok())
-    status = synchronize(driver, stream, "running the convolution");
-  if (status.ok() && shape.getWork() <= kMaxVerifiedWork) {
-    std::vector<double> reference(sizeY);
-    referenceConv(shape, x.data(), weights.data(), reference.data());
-    status = verify(driver, deviceY, reference, result);
-  }
-  if (status.ok() && result.status == "ok")
-    status =
-        timeRepeated(driver, stream, flusher, options, work, result.timing);
+    status = runCheckedAndTimed(
+        work, "running the convolution", deviceY, shape.getWork(),
+        [&] {
+          std::vector<double> reference(sizeY);
+          referenceConv(shape, x.data(), weights.data(), reference.data());
+          return reference;
+        },
+        result);
   if (!status.ok())
     fail(result, status);
   if (result.sticky) {

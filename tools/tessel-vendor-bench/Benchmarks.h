@@ -26,8 +26,10 @@
 #include "tessel/Runtime/Statistics.h"
 #include "tessel/Runtime/Timing.h"
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tessel {
 namespace runtime {
@@ -79,6 +81,15 @@ public:
 
 private:
   struct Libraries;
+
+  /// Runs `work` once, checks `output` against `computeReference()` when the
+  /// work is small enough to verify on the CPU, then times `work`; a
+  /// mismatch is recorded in `result`, a CUDA failure is returned.
+  Status runCheckedAndTimed(
+      const TimedWork &work, const std::string &what,
+      const DeviceBuffer &output, int64_t amountOfWork,
+      const std::function<std::vector<double>()> &computeReference,
+      BenchResult &result);
 
   const CudaDriver &driver;
   CUstream stream;

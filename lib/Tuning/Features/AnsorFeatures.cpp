@@ -455,12 +455,18 @@ FailureOr<std::vector<float>> AnsorFeatureExtractor::extract(
   raw.push_back(kernel->consumers.size());
   assert(raw.size() == kAnsorFeatureWidth && "layout out of sync");
 
-  // Scale counts by log2(1 + x), as Ansor does.
-  std::vector<FeatureSpec> layout = getLayout();
+  // Scale counts by log2(1 + x), as Ansor does. The layout is built once:
+  // the evolutionary search extracts thousands of vectors per round.
+  static const std::vector<bool> logScaled = [] {
+    std::vector<bool> scaled;
+    for (const FeatureSpec &spec : getLayout())
+      scaled.push_back(spec.logScaled);
+    return scaled;
+  }();
   std::vector<float> features(kAnsorFeatureWidth);
   for (unsigned i = 0; i < kAnsorFeatureWidth; ++i) {
     double value = raw[i];
-    if (layout[i].logScaled)
+    if (logScaled[i])
       value = std::log2(1 + std::max(0.0, value));
     if (!std::isfinite(value))
       value = 0;

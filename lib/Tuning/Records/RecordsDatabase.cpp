@@ -6,6 +6,7 @@
 
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
+#include "RunColumns.h"
 #include "Sqlite.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -330,14 +331,7 @@ Expected<int64_t> RecordsDatabase::insertRun(const RunInfo &info) {
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
   if (!stmt)
     return stmt.takeError();
-  stmt->bind(1, info.startedAt)
-      .bind(2, StringRef(info.strategy))
-      .bind(3, static_cast<int64_t>(info.seed))
-      .bind(4, StringRef(info.measurer))
-      .bind(5, static_cast<int64_t>(info.simulated))
-      .bind(6, StringRef(info.deviceJson))
-      .bind(7, StringRef(info.optionsJson))
-      .bind(8, StringRef(info.tesselVersion));
+  bindRunColumns(*stmt, info);
   if (Error err = stmt->run())
     return std::move(err);
   return sqlite3_last_insert_rowid(conn->get());

@@ -12,6 +12,7 @@
 
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
+#include "RunColumns.h"
 #include "Sqlite.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -298,14 +299,7 @@ Expected<ImportSummary> RecordsDatabase::importJsonLines(StringRef text,
           "ORDER BY id LIMIT 1");
       if (!find)
         return find.takeError();
-      find->bind(1, run.startedAt)
-          .bind(2, StringRef(run.strategy))
-          .bind(3, static_cast<int64_t>(run.seed))
-          .bind(4, StringRef(run.measurer))
-          .bind(5, static_cast<int64_t>(run.simulated))
-          .bind(6, StringRef(run.deviceJson))
-          .bind(7, StringRef(run.optionsJson))
-          .bind(8, StringRef(run.tesselVersion));
+      bindRunColumns(*find, run);
       Expected<bool> found = find->step();
       if (!found)
         return found.takeError();

@@ -1,0 +1,56 @@
+//===- AnalyticCandidate.h - A schedule timed without compiling -*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `--sim-fidelity=analytic`: under `sim:<device>`, a candidate does not have
+// to be compiled to be timed. Everything the simulated GPU reads follows from
+// the schedule: the kernel facts (computeKernelFacts), the launch shape
+// (getNumBlocks, getThreadsPerBlock), the shared memory of the staged tiles,
+// and the search space's register estimate in place of ptxas's count. This
+// is about a thousand times faster than compiling, which is what benchmark
+// runs of the search methods on a machine without a GPU need; it models
+// neither ptxas's register allocation nor its spills (docs/SimulatedGpu.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TUNING_TUNER_ANALYTICCANDIDATE_H
+#define TESSEL_TUNING_TUNER_ANALYTICCANDIDATE_H
+
+#include "tessel/Tuning/Measure/Measurer.h"
+#include "tessel/Tuning/Tuner/Strategy.h"
+
+#include <string>
+
+namespace mlir {
+namespace tessel {
+
+/// How `sim:<device>` gets the candidates it times.
+enum class SimFidelity {
+  /// Compile with --tessel-to-cuda and time the launch plan with ptxas's
+  /// resources.
+  Compiled,
+  /// Time the schedule from its facts, without compiling.
+  Analytic,
+};
+
+/// "compiled" or "analytic".
+llvm::StringRef stringifySimFidelity(SimFidelity fidelity);
+/// The inverse of stringifySimFidelity; std::nullopt for other strings.
+std::optional<SimFidelity> symbolizeSimFidelity(llvm::StringRef text);
+
+/// The single-kernel candidate the simulated GPU times for `candidate` of
+/// `state`'s task: grid and block from the config, registers from the search
+/// space's estimate (no spills), static shared memory of the staged tiles,
+/// and the kernel facts of the target op with its fused consumers.
+/// `planFlops` is the task's FLOPs. Fails, with the reason in `why`, when the
+/// facts cannot be computed (dynamic shapes, a config that does not fit).
+FailureOr<MeasureCandidate> buildAnalyticCandidate(const TaskSearchState &state,
+                                                   const Candidate &candidate,
+                                                   std::string *why = nullptr);
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_TUNING_TUNER_ANALYTICCANDIDATE_H

@@ -1,0 +1,86 @@
+//===- AnalyticCandidate.cpp - A schedule timed without compiling ---------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+StringRef tessel::stringifySimFidelity(SimFidelity fidelity) {
+  switch (fidelity) {
+  case SimFidelity::Compiled:
+    return "compiled";
+  case SimFidelity::Analytic:
+    return "analytic";
+  }
+  llvm_unreachable("unknown fidelity");
+}
+
+std::optional<SimFidelity> tessel::symbolizeSimFidelity(StringRef text) {
+  if (text == "compiled")
+    return SimFidelity::Compiled;
+  if (text == "analytic")
+    return SimFidelity::Analytic;
+  return std::nullopt;
+}
+
+FailureOr<MeasureCandidate>
+tessel::buildAnalyticCandidate(const TaskSearchState &state,
+                               const Candidate &candidate, std::string *why) {
+  auto fail = [&](const Twine &message) -> FailureOr<MeasureCandidate> {
+    if (why)
+      *why = message.str();
+    return failure();
+  };
+  if (candidate.space >= state.spaces.size())
+    return fail("the candidate's sketch is not a search space of the task");
+  const SearchSpace &space = state.spaces[candidate.space];
+  linalg::LinalgOp op = space.getOp();
+
+  // A config that does not fit the op is rejected as materialization would
+  // reject it; the diagnostic goes to `why`.
+  std::string message;
+  FailureOr<KernelFacts> facts = [&]() -> FailureOr<KernelFacts> {
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
+      if (message.empty())
+        message = d.str();
+      return success();
+    });
+    if (failed(verifySchedule(op, candidate.sketch, candidate.config,
+                              [&] { return op->emitError(); })))
+      return failure();
+    return computeKernelFacts(op, state.consumers, candidate.sketch,
+                              candidate.config);
+  }();
+  if (failed(facts))
+    return fail(message.empty() ? "cannot compute the kernel facts" : message);
+
+  const LoopNest &nest = space.getLoopNest();
+  MeasureCandidate m;
+  m.key = candidate.getKey();
+  m.gridBlocks = getNumBlocks(candidate.sketch, candidate.config, nest);
+  m.blockThreads = getThreadsPerBlock(candidate.sketch, candidate.config, nest);
+  m.resources.name = "analytic";
+  m.resources.registers = space.estimateRegisters(candidate.config).total();
+  m.resources.sharedMemoryBytes = space.getSharedMemoryBytes(candidate.config);
+  m.flops = facts->flops;
+  m.globalBytesRead = facts->globalBytesRead;
+  m.globalBytesWritten = facts->globalBytesWritten;
+  m.globalBytesRequested = facts->globalBytesRequested;
+  m.sharedBytesMoved = facts->sharedBytesMoved;
+  m.registerTile = facts->registerTile;
+  m.vectorWidth = facts->vectorWidth;
+  m.elementBytes = facts->elementBytes;
+  m.coalesced = facts->coalesced;
+  m.bankConflictDegree = facts->bankConflictDegree;
+  m.unroll = facts->unroll;
+  m.planFlops = state.task ? state.task->flops : facts->flops;
+  return m;
+}
