@@ -37,6 +37,7 @@ PsaParameters h100(PsaForm form) {
   p.activeWarpsPerSm = 4;
   p.warpSize = 32;
   p.registerCap = form == PsaForm::Paper ? 255 : 128;
+  p.registersPerSm = form == PsaForm::Paper ? 65536 : 0;
   p.transactionBytes = 32;
   return p;
 }
@@ -49,6 +50,20 @@ TEST(PsaFormulaTest, RegisterPenalty) {
   EXPECT_DOUBLE_EQ(getRegisterPenalty(300, 128), 300.0 / 128);
   EXPECT_DOUBLE_EQ(getRegisterPenalty(128, 128), 1);
   EXPECT_DOUBLE_EQ(getRegisterPenalty(9, 255), 1);
+}
+
+TEST(PsaFormulaTest, RegisterCap) {
+  // Paper form: 65536 registers over the block's warps, at most 255.
+  PsaParameters paper = h100(PsaForm::Paper);
+  EXPECT_DOUBLE_EQ(getRegisterCap(paper, 128), 255);
+  EXPECT_DOUBLE_EQ(getRegisterCap(paper, 256), 255);
+  EXPECT_DOUBLE_EQ(getRegisterCap(paper, 512), 128);
+  EXPECT_DOUBLE_EQ(getRegisterCap(paper, 1024), 64);
+  // 600 threads are 19 warps (608 threads): 65536 / 608 = 107.
+  EXPECT_DOUBLE_EQ(getRegisterCap(paper, 600), 107);
+  // Code form: 128 whatever the block.
+  PsaParameters code = h100(PsaForm::Code);
+  EXPECT_DOUBLE_EQ(getRegisterCap(code, 1024), 128);
 }
 
 TEST(PsaFormulaTest, Alpha) {
@@ -72,16 +87,16 @@ TEST(PsaFormulaTest, WarpPenalty) {
 TEST(PsaFormulaTest, KernelPenaltyBlockGranular) {
   // B >= B* = 132 * 1: whole waves of blocks.
   PsaParameters p = h100(PsaForm::Paper);
-  EXPECT_DOUBLE_EQ(getKernelPenalty(264, 128, p, PsaForm::Paper), 1);
-  EXPECT_DOUBLE_EQ(getKernelPenalty(200, 128, p, PsaForm::Paper),
+  EXPECT_DOUBLE_EQ(getKernelPenalty(264, 128, p, true), 1);
+  EXPECT_DOUBLE_EQ(getKernelPenalty(200, 128, p, false),
                    200.0 / 264);
-  EXPECT_DOUBLE_EQ(getKernelPenalty(133, 1024, p, PsaForm::Code),
+  EXPECT_DOUBLE_EQ(getKernelPenalty(133, 1024, p, true),
                    133.0 / 264);
   // n_b = 2 doubles the wave.
   p.activeBlocksPerSm = 2;
-  EXPECT_DOUBLE_EQ(getKernelPenalty(200, 128, p, PsaForm::Paper),
+  EXPECT_DOUBLE_EQ(getKernelPenalty(200, 128, p, false),
                    200.0 / 264);
-  EXPECT_DOUBLE_EQ(getKernelPenalty(300, 128, p, PsaForm::Paper),
+  EXPECT_DOUBLE_EQ(getKernelPenalty(300, 128, p, true),
                    300.0 / 528);
 }
 
@@ -89,18 +104,17 @@ TEST(PsaFormulaTest, KernelPenaltyWarpGranular) {
   // B < 132: W / (ceil(W / W*) * W*) with W* = 132 * 4 = 528.
   PsaParameters p = h100(PsaForm::Paper);
   // 16 blocks of 4 warps.
-  EXPECT_DOUBLE_EQ(getKernelPenalty(16, 128, p, PsaForm::Paper),
-                   64.0 / 528);
-  // 16 blocks of 8 warps: the code counts at most n_w = 4 per block.
-  EXPECT_DOUBLE_EQ(getKernelPenalty(16, 256, p, PsaForm::Paper),
-                   128.0 / 528);
-  EXPECT_DOUBLE_EQ(getKernelPenalty(16, 256, p, PsaForm::Code), 64.0 / 528);
+  EXPECT_DOUBLE_EQ(getKernelPenalty(16, 128, p, true), 64.0 / 528);
+  EXPECT_DOUBLE_EQ(getKernelPenalty(16, 128, p, false), 64.0 / 528);
+  // 16 blocks of 8 warps: capped, at most n_w = 4 per block count.
+  EXPECT_DOUBLE_EQ(getKernelPenalty(16, 256, p, false), 128.0 / 528);
+  EXPECT_DOUBLE_EQ(getKernelPenalty(16, 256, p, true), 64.0 / 528);
   // 100 blocks of 33 threads are 2 warps each.
-  EXPECT_DOUBLE_EQ(getKernelPenalty(100, 33, p, PsaForm::Paper),
-                   200.0 / 528);
-  // 131 blocks of 32 warps: 4192 warps, 8 waves of 528.
-  EXPECT_DOUBLE_EQ(getKernelPenalty(131, 1024, p, PsaForm::Paper),
+  EXPECT_DOUBLE_EQ(getKernelPenalty(100, 33, p, true), 200.0 / 528);
+  // 131 blocks of 32 warps: 4192 warps, 8 waves of 528; capped 524 warps.
+  EXPECT_DOUBLE_EQ(getKernelPenalty(131, 1024, p, false),
                    4192.0 / (8 * 528));
+  EXPECT_DOUBLE_EQ(getKernelPenalty(131, 1024, p, true), 524.0 / 528);
 }
 
 TEST(PsaFormulaTest, MemoryPenalty) {
@@ -143,6 +157,7 @@ TEST(PsaFormulaTest, ParametersFromDevice) {
     EXPECT_EQ(p.activeWarpsPerSm, expected.activeWarpsPerSm);
     EXPECT_EQ(p.warpSize, expected.warpSize);
     EXPECT_EQ(p.registerCap, expected.registerCap);
+    EXPECT_EQ(p.registersPerSm, expected.registersPerSm);
     EXPECT_EQ(p.transactionBytes, expected.transactionBytes);
   }
 }

@@ -149,7 +149,7 @@ TEST_F(TargetSpaceTest, GenerationKeepsExactlyTheLowestPsaLatencies) {
   llvm::DenseSet<std::pair<Attribute, Attribute>> ids;
   for (int i = 0; i < options.samples; ++i)
     if (std::optional<Candidate> c = sampleCandidate(replay))
-      if (ids.insert(c->getId()).second) {
+      if (ids.insert(c->getId()).second && canBeResident(replay, *c)) {
         llvm::Expected<double> latency = getPsaLatency(analyzer, replay, *c);
         ASSERT_TRUE(static_cast<bool>(latency))
             << llvm::toString(latency.takeError());
@@ -159,6 +159,8 @@ TEST_F(TargetSpaceTest, GenerationKeepsExactlyTheLowestPsaLatencies) {
     return a.first < b.first;
   });
   ASSERT_GE(all.size(), 32u);
+  // Some samples cannot be resident (too many registers for their block).
+  EXPECT_LT(all.size(), ids.size());
   EXPECT_EQ(space.scored, all.size());
   ASSERT_EQ(space.pruned.size(), 32u);
   for (size_t i = 0; i < 32; ++i) {

@@ -58,6 +58,7 @@ PsaParameters PsaParameters::fromDevice(const DeviceDescription &device,
                                                       device.warpSize)
                            : 0;
   p.registerCap = form == PsaForm::Paper ? device.maxRegistersPerThread : 128;
+  p.registersPerSm = form == PsaForm::Paper ? device.registersPerSm : 0;
   p.transactionBytes = 32;
   return p;
 }
@@ -119,6 +120,16 @@ static double granular(double x, double unit) {
   return x / (std::ceil(x / unit) * unit);
 }
 
+double tessel::getRegisterCap(const PsaParameters &params, int64_t threads) {
+  double cap = params.registerCap;
+  if (params.registersPerSm > 0 && params.warpSize > 0 && threads > 0) {
+    int64_t rounded =
+        (threads + params.warpSize - 1) / params.warpSize * params.warpSize;
+    cap = std::min(cap, double(params.registersPerSm / rounded));
+  }
+  return cap;
+}
+
 double tessel::getRegisterPenalty(double registers, double registerCap) {
   if (registerCap <= 0)
     return 1;
@@ -138,13 +149,14 @@ double tessel::getWarpPenalty(int64_t threads, int64_t warpSize) {
 }
 
 double tessel::getKernelPenalty(int64_t blocks, int64_t threadsPerBlock,
-                                const PsaParameters &params, PsaForm form) {
+                                const PsaParameters &params,
+                                bool capBlockWarps) {
   double blockSlots = double(params.smCount) * params.activeBlocksPerSm;
   if (blocks >= blockSlots)
     return granular(blocks, blockSlots);
   int64_t warpsPerBlock =
       (threadsPerBlock + params.warpSize - 1) / std::max<int64_t>(1, params.warpSize);
-  if (form == PsaForm::Code)
+  if (capBlockWarps)
     warpsPerBlock = std::min(warpsPerBlock, params.activeWarpsPerSm);
   double warpSlots = double(params.smCount) * params.activeWarpsPerSm;
   return granular(double(blocks) * warpsPerBlock, warpSlots);
@@ -293,11 +305,13 @@ PsaStatement Analysis::analyze(const Statement &s, std::string kind,
       r.alpha = paper ? getPaperAlpha(r.registerAccesses, r.flopsPerThread)
                       : getCodeAlpha(r.registerAccesses, r.flopsPerThread);
     if (enabled.reg)
-      r.pReg = getRegisterPenalty(r.registers, params.registerCap);
+      r.pReg = getRegisterPenalty(r.registers,
+                                  getRegisterCap(params, s.threads));
     if (enabled.warp)
       r.pWarp = getWarpPenalty(s.threads, params.warpSize);
     if (enabled.kernel)
-      r.pKernel = getKernelPenalty(s.blocks, s.threads, params, options.form);
+      r.pKernel =
+          getKernelPenalty(s.blocks, s.threads, params, options.capBlockWarps);
     r.computeSeconds = r.flops * r.alpha * r.pReg /
                        (params.peakGflops * 1e9 * r.pKernel * r.pWarp);
   }

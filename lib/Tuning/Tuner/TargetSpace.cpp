@@ -6,6 +6,8 @@
 
 #include "tessel/Tuning/Tuner/TargetSpace.h"
 
+#include "tessel/Tuning/Occupancy.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -53,6 +55,18 @@ TargetSpace tessel::selectTargetSpace(ArrayRef<ScoredCandidate> sampled,
   return space;
 }
 
+bool tessel::canBeResident(const TaskSearchState &state,
+                           const Candidate &candidate) {
+  const SearchSpace &space = state.spaces[candidate.space];
+  int64_t threads = getThreadsPerBlock(candidate.sketch, candidate.config,
+                                       space.getLoopNest());
+  Occupancy occupancy = computeOccupancy(
+      space.getDevice(), threads,
+      space.estimateRegisters(candidate.config).total(),
+      space.getSharedMemoryBytes(candidate.config));
+  return occupancy.canLaunch();
+}
+
 llvm::Expected<double> tessel::getPsaLatency(const StaticAnalyzer &analyzer,
                                              TaskSearchState &state,
                                              const Candidate &candidate) {
@@ -67,13 +81,14 @@ llvm::Expected<double> tessel::getPsaLatency(const StaticAnalyzer &analyzer,
 
 TargetSpace tessel::generateTargetSpace(TaskSearchState &state,
                                         const StaticAnalyzer &analyzer,
-                                        const TargetSpaceOptions &options) {
+                                        const TargetSpaceOptions &options,
+                                        std::vector<ScoredCandidate> *all) {
   // Every distinct candidate is analyzed once.
   llvm::DenseMap<std::pair<Attribute, Attribute>, size_t> index;
   std::vector<ScoredCandidate> scored;
   auto score = [&](const Candidate &c) {
     auto [it, inserted] = index.try_emplace(c.getId(), scored.size());
-    if (!inserted)
+    if (!inserted || !canBeResident(state, c))
       return;
     llvm::Expected<double> latency = getPsaLatency(analyzer, state, c);
     if (!latency) {
@@ -115,5 +130,8 @@ TargetSpace tessel::generateTargetSpace(TaskSearchState &state,
        ++tries)
     if (std::optional<Candidate> c = sampleCandidate(state))
       fresh.push_back(*c);
-  return selectTargetSpace(scored, fresh, options);
+  TargetSpace space = selectTargetSpace(scored, fresh, options);
+  if (all)
+    *all = std::move(scored);
+  return space;
 }

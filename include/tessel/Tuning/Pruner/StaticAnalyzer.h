@@ -46,7 +46,7 @@ enum class PsaForm {
   Paper,
   /// The authors' code (psa_model.py, feature_psa.cc): L = max(L_c, L_m),
   /// alpha = 1 + 1 / (1 + n_com / n_reg), P_mem = 1, memory in elements,
-  /// at most n_w warps of a block counted in Eq. 3, n_r* = 128.
+  /// n_r* = 128.
   Code,
 };
 
@@ -71,6 +71,9 @@ struct PsaParameters {
   int64_t warpSize = 32;
   /// n_r*: registers a thread may use without penalty.
   int64_t registerCap = 255;
+  /// Registers of an SM; when positive, n_r* is at most this over the
+  /// block's threads (rounded up to warps), so that a block fits an SM.
+  int64_t registersPerSm = 0;
   /// n_l*: bytes of one global memory transaction.
   int64_t transactionBytes = 32;
 
@@ -78,8 +81,8 @@ struct PsaParameters {
   /// size from the device; n_b = 1 (both forms, as the authors' code);
   /// n_w = FP32 lanes per SM / warp size (the SM partitions, 4 on every
   /// current NVIDIA GPU; the authors' code uses 4); n_r* = the device's
-  /// registers per thread (paper) or 128 (code); n_l* = 32 bytes, a DRAM
-  /// sector.
+  /// registers per thread, at most its registers per SM over the block's
+  /// threads (paper), or 128 (code); n_l* = 32 bytes, a DRAM sector.
   static PsaParameters fromDevice(const DeviceDescription &device,
                                   PsaForm form);
   /// Fails, naming the field, unless every parameter is positive.
@@ -105,6 +108,10 @@ struct PsaPenalties {
 // The penalty formulas
 //===----------------------------------------------------------------------===//
 
+/// n_r* for blocks of `threads` threads: registerCap, at most
+/// registersPerSm / (threads rounded up to whole warps) when registersPerSm
+/// is positive.
+double getRegisterCap(const PsaParameters &params, int64_t threads);
 /// P_reg = max(n_r / n_r*, 1).
 double getRegisterPenalty(double registers, double registerCap);
 /// The paper's alpha = 1 + n_reg / n_com (1 when n_com is 0).
@@ -115,9 +122,10 @@ double getCodeAlpha(double registerAccesses, double flops);
 double getWarpPenalty(int64_t threads, int64_t warpSize);
 /// P_kernel (Eq. 3): B / (ceil(B / B*) * B*) with B* = n_sm * n_b when
 /// B >= B*, else W / (ceil(W / W*) * W*) with W* = n_sm * n_w and W the
-/// warps of the grid (the code form counts at most n_w warps per block).
+/// warps of the grid, counting at most n_w warps per block when
+/// `capBlockWarps` (a block runs on one SM; the authors' code caps).
 double getKernelPenalty(int64_t blocks, int64_t threadsPerBlock,
-                        const PsaParameters &params, PsaForm form);
+                        const PsaParameters &params, bool capBlockWarps);
 /// P_mem = n_l / (ceil(n_l / n_l*) * n_l*), lengths in bytes.
 double getMemoryPenalty(double runBytes, double transactionBytes);
 
@@ -163,6 +171,11 @@ struct PsaEstimate {
 struct PsaOptions {
   PsaForm form = PsaForm::Paper;
   PsaPenalties penalties;
+  /// Whether the warp-granular P_kernel counts at most n_w warps of a block
+  /// (the authors' code; the paper's "W = #warps" does not say). Both forms
+  /// cap by default: uncapped, 32 blocks of 16 warps look as busy as 128
+  /// SMs (docs/Pruner.md).
+  bool capBlockWarps = true;
 };
 
 /// Estimates the latency of scheduled candidates from their statements.

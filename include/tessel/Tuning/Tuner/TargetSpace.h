@@ -49,6 +49,12 @@ TargetSpace selectTargetSpace(llvm::ArrayRef<ScoredCandidate> sampled,
                               llvm::ArrayRef<Candidate> fresh,
                               const TargetSpaceOptions &options);
 
+/// Whether a block of `candidate` fits an SM of the space's device (the
+/// occupancy calculator with the space's register estimate and the block's
+/// shared memory): what a compiler and a driver would refuse to launch is
+/// never in a target space.
+bool canBeResident(const TaskSearchState &state, const Candidate &candidate);
+
 /// The PSA latency of `candidate`, or an error when the analyzer fails.
 llvm::Expected<double> getPsaLatency(const StaticAnalyzer &analyzer,
                                      TaskSearchState &state,
@@ -58,10 +64,13 @@ llvm::Expected<double> getPsaLatency(const StaticAnalyzer &analyzer,
 /// `options.generations` times (parents drawn uniformly among the
 /// `options.size` of lowest latency, mutated with
 /// `options.mutationProbability`), then selectTargetSpace() against fresh
-/// random samples. Candidates the analyzer rejects are left out.
+/// random samples. Candidates the analyzer rejects and those that
+/// canBeResident() rejects are left out. When
+/// `scored` is given, it receives every distinct candidate scored.
 TargetSpace generateTargetSpace(TaskSearchState &state,
                                 const StaticAnalyzer &analyzer,
-                                const TargetSpaceOptions &options);
+                                const TargetSpaceOptions &options,
+                                std::vector<ScoredCandidate> *scored = nullptr);
 
 } // namespace tessel
 } // namespace mlir
