@@ -53,6 +53,11 @@ static cl::opt<std::string> disable(
     cl::desc("PSA penalties to switch off (comma-separated: alpha, reg, "
              "warp, kernel, mem, compute)"),
     cl::cat(prunerCategory));
+static cl::opt<bool> uncappedWarps(
+    "psa-uncapped-warps",
+    cl::desc("Count every warp of a block in the warp-granular P_kernel (the "
+             "paper's literal W; default: at most n_w per block)"),
+    cl::cat(prunerCategory));
 static cl::opt<bool> noPrune("psa-no-prune",
                              cl::desc("Ablation: no PSA, the target space is "
                                       "unpruned random samples"),
@@ -87,6 +92,7 @@ llvm::Error tessel::applyPrunerFlags(StrategyOptions &options,
                      llvm::toString(penalties.takeError()));
   p.psa.form = *parsedForm;
   p.psa.penalties = *penalties;
+  p.psa.capBlockWarps = !uncappedWarps;
   p.prune = !noPrune;
   p.targetSpace.size = targetSize;
   p.targetSpace.unprunedShare = unprunedShare;
@@ -118,11 +124,13 @@ std::string tessel::getPrunerOptionsJson(const StrategyOptions &options) {
              "\"regenerate_every\": {6}, \"model_generations\": {7}, "
              "\"epsilon\": {8}, \"features\": \"{9}\", \"penalties\": "
              "{{\"alpha\": {10}, \"reg\": {11}, \"warp\": {12}, \"kernel\": "
-             "{13}, \"mem\": {14}}, \"cost_model_init\": \"{15}\"}",
+             "{13}, \"mem\": {14}}, \"cost_model_init\": \"{15}\", "
+             "\"cap_block_warps\": {16}}",
              p.prune, stringifyPsaForm(p.psa.form), p.targetSpace.size,
              p.targetSpace.unprunedShare, p.targetSpace.samples,
              p.targetSpace.generations, p.regenerateEvery, p.modelGenerations,
              p.epsilonGreedy, p.features, on.alpha, on.reg, on.warp,
-             on.kernel, on.mem, llvm::sys::path::filename(p.costModelInit))
+             on.kernel, on.mem, llvm::sys::path::filename(p.costModelInit),
+             p.psa.capBlockWarps)
       .str();
 }

@@ -1,0 +1,31 @@
+#!/bin/bash
+# The tuning runs of docs/results/psa/README.md (SIMULATED: sim:<device> with
+# --sim-fidelity=analytic). Usage: run-tuning.sh OUTDIR [workload...]
+# Runs one tessel-tune at a time (one core).
+set -u
+out=${1:?usage: run-tuning.sh OUTDIR [workload...]}
+shift
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+tune=${TESSEL_TUNE:-$root/build/bin/tessel-tune}
+workloads=${*:-"resnet50-block bert-encoder-matmuls"}
+mkdir -p "$out"
+common="--sim-fidelity=analytic --sim-trial-seconds=0.6 --seed=0 --trials=1000 -j=1 --quiet"
+run() {  # name, device, extra flags...
+  local name=$1 device=$2; shift 2
+  [ -f "$out/$name.json" ] && return
+  rm -f "$out/$name.db"
+  echo "$(date -u +%T) $name: tessel-tune examples/$w.mlir --measure=sim:$device $common $*" | tee -a "$out/commands.txt"
+  "$tune" "$root/examples/$w.mlir" --measure=sim:$device $common \
+    --db="$out/$name.db" --report="$out/$name.json" "$@" > "$out/$name.log" 2>&1
+}
+for w in $workloads; do
+  run "$w.evolutionary" h100 --strategy=evolutionary
+  run "$w.psa" h100 --strategy=psa
+  run "$w.a100-source" a100 --strategy=psa --save-cost-model="$out/$w.a100.ubj"
+  run "$w.psa-transfer" h100 --strategy=psa --cost-model-init="$out/$w.a100.ubj"
+done
+for w in $workloads; do
+  run "$w.psa-no-dataflow" h100 --strategy=psa --features=ansor
+  run "$w.psa-no-prune" h100 --strategy=psa --psa-no-prune
+done
+echo "$(date -u +%T) done" >> "$out/commands.txt"
