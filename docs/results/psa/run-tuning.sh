@@ -1,16 +1,21 @@
 #!/bin/bash
 # The tuning runs of docs/results/psa/README.md (SIMULATED: sim:<device> with
-# --sim-fidelity=analytic). Usage: run-tuning.sh OUTDIR [workload...]
-# Runs one tessel-tune at a time (one core).
+# --sim-fidelity=analytic). One tessel-tune at a time (one core).
+#   run-tuning.sh OUTDIR [workload...]
+# Environment: TESSEL_TUNE (binary), PSA_TRIALS (psa runs, default 1000),
+# SOURCE_TRIALS (the sim:a100 source runs, default 1000). The reference is
+# evolutionary (Ansor's defaults) at 1000 trials.
 set -u
 out=${1:?usage: run-tuning.sh OUTDIR [workload...]}
 shift
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 tune=${TESSEL_TUNE:-$root/build/bin/tessel-tune}
+psaTrials=${PSA_TRIALS:-1000}
+sourceTrials=${SOURCE_TRIALS:-1000}
 workloads=${*:-"resnet50-block bert-encoder-matmuls"}
 mkdir -p "$out"
-common="--sim-fidelity=analytic --sim-trial-seconds=0.6 --seed=0 --trials=1000 -j=1 --quiet"
-run() {  # name, device, extra flags...
+common="--sim-fidelity=analytic --sim-trial-seconds=0.6 --seed=0 -j=1 --quiet"
+run() {  # name, device, flags...
   local name=$1 device=$2; shift 2
   [ -f "$out/$name.json" ] && return
   rm -f "$out/$name.db"
@@ -19,13 +24,17 @@ run() {  # name, device, extra flags...
     --db="$out/$name.db" --report="$out/$name.json" "$@" > "$out/$name.log" 2>&1
 }
 for w in $workloads; do
-  run "$w.evolutionary" h100 --strategy=evolutionary
-  run "$w.psa" h100 --strategy=psa
-  run "$w.a100-source" a100 --strategy=psa --save-cost-model="$out/$w.a100.ubj"
-  run "$w.psa-transfer" h100 --strategy=psa --cost-model-init="$out/$w.a100.ubj"
+  run "$w.evolutionary" h100 --strategy=evolutionary --trials=1000
+  run "$w.psa" h100 --strategy=psa --trials=$psaTrials
 done
 for w in $workloads; do
-  run "$w.psa-no-dataflow" h100 --strategy=psa --features=ansor
-  run "$w.psa-no-prune" h100 --strategy=psa --psa-no-prune
+  run "$w.a100-source" a100 --strategy=psa --trials=$sourceTrials \
+    --save-cost-model="$out/$w.a100.ubj"
+  run "$w.psa-transfer" h100 --strategy=psa --trials=$psaTrials \
+    --cost-model-init="$out/$w.a100.ubj"
+done
+for w in $workloads; do
+  run "$w.psa-no-dataflow" h100 --strategy=psa --trials=$psaTrials --features=ansor
+  run "$w.psa-no-prune" h100 --strategy=psa --trials=$psaTrials --psa-no-prune
 done
 echo "$(date -u +%T) done" >> "$out/commands.txt"
