@@ -23,11 +23,11 @@ run() {  # name, device, flags...
   "$tune" "$root/examples/$w.mlir" --measure=sim:$device $common \
     --db="$out/$name.db" --report="$out/$name.json" "$@" > "$out/$name.log" 2>&1
 }
+# Order of importance: each workload's reference, psa, and psa with
+# transfer; then the ablations.
 for w in $workloads; do
   run "$w.evolutionary" h100 --strategy=evolutionary --trials=1000
   run "$w.psa" h100 --strategy=psa --trials=$psaTrials
-done
-for w in $workloads; do
   run "$w.a100-source" a100 --strategy=psa --trials=$sourceTrials \
     --save-cost-model="$out/$w.a100.ubj"
   run "$w.psa-transfer" h100 --strategy=psa --trials=$psaTrials \
