@@ -34,14 +34,14 @@ protected:
     c.resources.name = "matmul_kernel";
     c.resources.registers = 96;
     c.resources.sharedMemoryBytes = 24 * 1024;
-    c.flops = 2.0 * 1024 * 1024 * 1024;
-    c.globalBytesRead = 2 * 1024 * 1024 * 4;
-    c.globalBytesWritten = 1024 * 1024 * 4;
-    c.globalBytesRequested = 128 * (128 + 64) * 1024 * 4 + 1024 * 1024 * 4;
-    c.sharedBytesMoved = 2 * c.globalBytesRequested + (int64_t(1) << 30);
-    c.registerTile = 32;
-    c.vectorWidth = 4;
-    c.unroll = 4;
+    c.facts.flops = 2.0 * 1024 * 1024 * 1024;
+    c.facts.globalBytesRead = 2 * 1024 * 1024 * 4;
+    c.facts.globalBytesWritten = 1024 * 1024 * 4;
+    c.facts.globalBytesRequested = 128 * (128 + 64) * 1024 * 4 + 1024 * 1024 * 4;
+    c.facts.sharedBytesMoved = 2 * c.facts.globalBytesRequested + (int64_t(1) << 30);
+    c.facts.registerTile = 32;
+    c.facts.vectorWidth = 4;
+    c.facts.unroll = 4;
     return c;
   }
 
@@ -53,10 +53,10 @@ protected:
     c.blockThreads = 256;
     c.gridBlocks = elements / 4 / 256;
     c.resources.registers = 16;
-    c.flops = static_cast<double>(elements);
-    c.globalBytesRead = 2 * elements * 4;
-    c.globalBytesWritten = elements * 4;
-    c.vectorWidth = 4;
+    c.facts.flops = static_cast<double>(elements);
+    c.facts.globalBytesRead = 2 * elements * 4;
+    c.facts.globalBytesWritten = elements * 4;
+    c.facts.vectorWidth = 4;
     return c;
   }
 
@@ -73,7 +73,7 @@ protected:
 TEST_F(SimulatedMeasurerTest, PlausibleMagnitudes) {
   // Not a calibration, only a sanity check of units: the matmul is within
   // 1.2x-20x of the FP32 peak's time, the add within 1x-3x of the DRAM time.
-  double peakUs = matmul().flops / (device.fp32PeakGflops * 1e3);
+  double peakUs = matmul().facts.flops / (device.fp32PeakGflops * 1e3);
   double matmulUs = timeOf(matmul());
   EXPECT_GT(matmulUs, 1.2 * peakUs);
   EXPECT_LT(matmulUs, 20 * peakUs);
@@ -102,15 +102,15 @@ TEST_F(SimulatedMeasurerTest, BlocksBeyondOneWaveAddAWave) {
   SimulatedMeasurer measurer(device, 1, 0);
   int64_t blocksPerSm = measurer.estimate(c).occupancy.blocksPerSm;
   ASSERT_GT(blocksPerSm, 0);
-  double flopsPerBlock = c.flops / static_cast<double>(c.gridBlocks);
+  double flopsPerBlock = c.facts.flops / static_cast<double>(c.gridBlocks);
 
   c.gridBlocks = blocksPerSm * device.smCount;
-  c.flops = flopsPerBlock * static_cast<double>(c.gridBlocks);
+  c.facts.flops = flopsPerBlock * static_cast<double>(c.gridBlocks);
   SimulatedEstimate full = measurer.estimate(c);
   EXPECT_EQ(full.waves.waves, 1);
 
   c.gridBlocks += 1;
-  c.flops = flopsPerBlock * static_cast<double>(c.gridBlocks);
+  c.facts.flops = flopsPerBlock * static_cast<double>(c.gridBlocks);
   SimulatedEstimate extra = measurer.estimate(c);
   EXPECT_EQ(extra.waves.waves, 2);
   // One more block costs a whole wave.
@@ -120,7 +120,7 @@ TEST_F(SimulatedMeasurerTest, BlocksBeyondOneWaveAddAWave) {
 TEST_F(SimulatedMeasurerTest, BiggerRegisterTileIsFasterUntilSpills) {
   MeasureCandidate c = matmul();
   auto withTile = [&](int64_t tile, int64_t registers, int64_t spills) {
-    c.registerTile = tile;
+    c.facts.registerTile = tile;
     c.resources.registers = registers;
     c.resources.spillStoreBytes = spills;
     c.resources.spillLoadBytes = spills;
@@ -139,7 +139,7 @@ TEST_F(SimulatedMeasurerTest, BiggerRegisterTileIsFasterUntilSpills) {
 
 TEST_F(SimulatedMeasurerTest, LowOccupancyHurtsMemoryBoundKernels) {
   MeasureCandidate c = elementwise();
-  c.vectorWidth = 1;
+  c.facts.vectorWidth = 1;
   double full = timeOf(c);
   c.resources.registers = 255;
   SimulatedMeasurer measurer(device, 1, 0);
@@ -150,33 +150,33 @@ TEST_F(SimulatedMeasurerTest, LowOccupancyHurtsMemoryBoundKernels) {
 TEST_F(SimulatedMeasurerTest, UncoalescedIsSlower) {
   MeasureCandidate c = elementwise();
   double coalesced = timeOf(c);
-  c.coalesced = false;
+  c.facts.coalesced = false;
   EXPECT_GT(timeOf(c), coalesced);
 
   c = matmul();
   coalesced = timeOf(c);
-  c.coalesced = false;
-  c.vectorWidth = 1;
+  c.facts.coalesced = false;
+  c.facts.vectorWidth = 1;
   EXPECT_GT(timeOf(c), coalesced);
 }
 
 TEST_F(SimulatedMeasurerTest, FootprintBeyondL2IsSlower) {
   // The same requested traffic costs more when the footprint misses L2.
   MeasureCandidate c = elementwise();
-  c.globalBytesRead = 8 * 1024 * 1024;
-  c.globalBytesWritten = 0;
-  c.globalBytesRequested = 512 * 1024 * 1024;
+  c.facts.globalBytesRead = 8 * 1024 * 1024;
+  c.facts.globalBytesWritten = 0;
+  c.facts.globalBytesRequested = 512 * 1024 * 1024;
   double fits = timeOf(c);
-  c.globalBytesRead = 256 * 1024 * 1024;
+  c.facts.globalBytesRead = 256 * 1024 * 1024;
   EXPECT_GT(timeOf(c), fits);
 }
 
 TEST_F(SimulatedMeasurerTest, BankConflictsAreSlower) {
   MeasureCandidate c = matmul();
   double none = timeOf(c);
-  c.bankConflictDegree = 2;
+  c.facts.bankConflictDegree = 2;
   double twoWay = timeOf(c);
-  c.bankConflictDegree = 8;
+  c.facts.bankConflictDegree = 8;
   double eightWay = timeOf(c);
   EXPECT_LT(none, twoWay);
   EXPECT_LT(twoWay, eightWay);

@@ -65,7 +65,7 @@ TEST_F(AnalyticCandidateTest, FieldsFollowFromTheSchedule) {
   // 24 registers of overhead; no spills.
   EXPECT_EQ(m->resources.registers, 16 + 8 + 4 + 24);
   EXPECT_EQ(m->resources.spillStoreBytes, 0);
-  EXPECT_EQ(m->flops, 2.0 * 1024 * 1024 * 1024);
+  EXPECT_EQ(m->facts.flops, 2.0 * 1024 * 1024 * 1024);
   EXPECT_EQ(m->planFlops, state.task->flops);
   EXPECT_FALSE(m->plan);
   EXPECT_EQ(m->key, c.getKey());
@@ -74,13 +74,13 @@ TEST_F(AnalyticCandidateTest, FieldsFollowFromTheSchedule) {
   FailureOr<KernelFacts> facts = computeKernelFacts(
       state.task->getTargetOp(), state.consumers, c.sketch, c.config);
   ASSERT_TRUE(succeeded(facts));
-  EXPECT_EQ(m->globalBytesRead, facts->globalBytesRead);
-  EXPECT_EQ(m->globalBytesWritten, facts->globalBytesWritten);
-  EXPECT_EQ(m->globalBytesRequested, facts->globalBytesRequested);
-  EXPECT_EQ(m->sharedBytesMoved, facts->sharedBytesMoved);
-  EXPECT_EQ(m->registerTile, 16);
-  EXPECT_EQ(m->vectorWidth, facts->vectorWidth);
-  EXPECT_EQ(m->unroll, facts->unroll);
+  EXPECT_EQ(m->facts.globalBytesRead, facts->globalBytesRead);
+  EXPECT_EQ(m->facts.globalBytesWritten, facts->globalBytesWritten);
+  EXPECT_EQ(m->facts.globalBytesRequested, facts->globalBytesRequested);
+  EXPECT_EQ(m->facts.sharedBytesMoved, facts->sharedBytesMoved);
+  EXPECT_EQ(m->facts.registerTile, 16);
+  EXPECT_EQ(m->facts.vectorWidth, facts->vectorWidth);
+  EXPECT_EQ(m->facts.unroll, facts->unroll);
 
   // The simulated GPU times it like a launch of a compiled plan.
   SimulatedMeasurer sim(device, /*seed=*/1, /*noiseStddev=*/0);

@@ -82,20 +82,8 @@ MeasureCandidate tessel::getLaunchCandidate(const PlanLaunch &launch) {
   candidate.gridBlocks = launch.getGridBlocks();
   candidate.blockThreads = launch.getBlockThreads();
   candidate.resources = launch.resources;
-  if (launch.facts) {
-    const KernelFacts &f = *launch.facts;
-    candidate.flops = f.flops;
-    candidate.globalBytesRead = f.globalBytesRead;
-    candidate.globalBytesWritten = f.globalBytesWritten;
-    candidate.globalBytesRequested = f.globalBytesRequested;
-    candidate.sharedBytesMoved = f.sharedBytesMoved;
-    candidate.registerTile = f.registerTile;
-    candidate.vectorWidth = f.vectorWidth;
-    candidate.elementBytes = f.elementBytes;
-    candidate.coalesced = f.coalesced;
-    candidate.bankConflictDegree = f.bankConflictDegree;
-    candidate.unroll = f.unroll;
-  }
+  if (launch.facts)
+    candidate.facts = *launch.facts;
   return candidate;
 }
 
@@ -187,11 +175,11 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
   // Compute: FP32 pipes, derated by latency hiding and by the instructions
   // that are not FMAs (operand loads, loop control, spill code).
   const double tile =
-      static_cast<double>(std::max<int64_t>(candidate.registerTile, 1));
+      static_cast<double>(std::max<int64_t>(candidate.facts.registerTile, 1));
   const double unroll =
-      static_cast<double>(std::max<int64_t>(candidate.unroll, 1));
+      static_cast<double>(std::max<int64_t>(candidate.facts.unroll, 1));
   const double conflict = static_cast<double>(std::clamp<int64_t>(
-      candidate.bankConflictDegree, 1, d.sharedMemoryBanks));
+      candidate.facts.bankConflictDegree, 1, d.sharedMemoryBanks));
   const double spillBytes =
       static_cast<double>(std::max<int64_t>(res.spillStoreBytes, 0) +
                           std::max<int64_t>(res.spillLoadBytes, 0));
@@ -209,20 +197,20 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
   const double computeRate = peakFlopsPerUs * (activeSms / smCount) *
                              e.computeEfficiency * laneUtilization /
                              (1.0 + overheadPerFma);
-  e.computeUs = candidate.flops * waveFraction / computeRate;
+  e.computeUs = candidate.facts.flops * waveFraction / computeRate;
 
   // Global memory: sector amplification of uncoalesced accesses, L2 hits
   // when the footprint fits, Little's law for the bytes in flight.
   const double accessBytes = std::min(
-      static_cast<double>(std::max<int64_t>(candidate.vectorWidth, 1) *
-                          std::max<int64_t>(candidate.elementBytes, 1)),
+      static_cast<double>(std::max<int64_t>(candidate.facts.vectorWidth, 1) *
+                          std::max<int64_t>(candidate.facts.elementBytes, 1)),
       kMaxAccessBytes);
   const double amplification =
-      candidate.coalesced ? 1.0
+      candidate.facts.coalesced ? 1.0
                           : kSectorBytes / std::min(accessBytes, kSectorBytes);
   const double footprint = static_cast<double>(candidate.getFootprintBytes());
   const double requested =
-      std::max(static_cast<double>(candidate.globalBytesRequested), footprint);
+      std::max(static_cast<double>(candidate.facts.globalBytesRequested), footprint);
   const double l2Bytes = static_cast<double>(d.l2CacheBytes);
   const double hitRate = footprint <= l2Bytes ? 1.0 : l2Bytes / footprint;
   const double dramBytes =
@@ -230,7 +218,7 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
       (requested - footprint) * amplification * (1.0 - hitRate);
   const double threads = grid * static_cast<double>(candidate.blockThreads);
   const double iterationsPerThread =
-      std::max(1.0, candidate.flops / threads / (2.0 * tile));
+      std::max(1.0, candidate.facts.flops / threads / (2.0 * tile));
   const double localBytes = threads * iterationsPerThread * spillBytes;
   const double l2TrafficBytes = requested * amplification + localBytes;
 
@@ -248,7 +236,7 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
   const double sharedBytesPerUsPerSm =
       static_cast<double>(d.sharedMemoryBanks) * kBankBytes *
       static_cast<double>(d.boostClockMhz);
-  e.sharedUs = static_cast<double>(candidate.sharedBytesMoved) * waveFraction *
+  e.sharedUs = static_cast<double>(candidate.facts.sharedBytesMoved) * waveFraction *
                conflict / (sharedBytesPerUsPerSm * activeSms);
 
   e.waveUs = e.computeUs;

@@ -70,17 +70,7 @@ tessel::buildAnalyticCandidate(const TaskSearchState &state,
   m.resources.name = "analytic";
   m.resources.registers = space.estimateRegisters(candidate.config).total();
   m.resources.sharedMemoryBytes = space.getSharedMemoryBytes(candidate.config);
-  m.flops = facts->flops;
-  m.globalBytesRead = facts->globalBytesRead;
-  m.globalBytesWritten = facts->globalBytesWritten;
-  m.globalBytesRequested = facts->globalBytesRequested;
-  m.sharedBytesMoved = facts->sharedBytesMoved;
-  m.registerTile = facts->registerTile;
-  m.vectorWidth = facts->vectorWidth;
-  m.elementBytes = facts->elementBytes;
-  m.coalesced = facts->coalesced;
-  m.bankConflictDegree = facts->bankConflictDegree;
-  m.unroll = facts->unroll;
-  m.planFlops = state.task ? state.task->flops : facts->flops;
+  m.facts = *facts;
+  m.planFlops = state.task ? state.task->flops : m.facts.flops;
   return m;
 }

@@ -16,6 +16,7 @@
 #ifndef TESSEL_TUNING_MEASURE_MEASURER_H
 #define TESSEL_TUNING_MEASURE_MEASURER_H
 
+#include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelResources.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -64,8 +65,7 @@ struct TimingStats {
 };
 
 /// One kernel to time: its launch shape, its ptxas resources and the facts of
-/// its schedule that a model of the GPU needs. Byte and FLOP counts are for
-/// the whole grid.
+/// its schedule that a model of the GPU needs.
 struct MeasureCandidate {
   /// Identifies the candidate in results and logs (e.g. a schedule hash).
   std::string key;
@@ -77,30 +77,9 @@ struct MeasureCandidate {
   /// Registers, spills and static shared memory, as reported by ptxas.
   KernelResources resources;
 
-  /// Floating-point operations of the whole grid (an FMA is 2).
-  double flops = 0;
-  /// Unique bytes read from / written to global memory (the footprint).
-  int64_t globalBytesRead = 0;
-  int64_t globalBytesWritten = 0;
-  /// Bytes that all blocks together request from global memory, counting
-  /// re-reads of the same data by different blocks; 0 means "the footprint"
-  /// (no data is read twice).
-  int64_t globalBytesRequested = 0;
-  /// Bytes moved through shared memory by the whole grid (stores + loads).
-  int64_t sharedBytesMoved = 0;
-  /// Accumulators held in registers per thread (the register tile).
-  int64_t registerTile = 1;
-  /// Elements per global load instruction (1, 2 or 4).
-  int64_t vectorWidth = 1;
-  /// Bytes per element.
-  int64_t elementBytes = 4;
-  /// Whether consecutive threads access consecutive innermost elements.
-  bool coalesced = true;
-  /// Threads of a warp that hit the same shared-memory bank (1 = no
-  /// conflict, 32 = fully serialized).
-  int64_t bankConflictDegree = 1;
-  /// Unroll factor of the innermost loop.
-  int64_t unroll = 1;
+  /// The facts of the kernel's schedule (flops, bytes, register tile,
+  /// access widths; KernelFacts.h), for a model of the GPU.
+  KernelFacts facts;
 
   /// A compiled candidate: the launches to run, with their cubins. When
   /// set, a GPU measurer runs the plan, and the simulated GPU times each of
@@ -112,9 +91,9 @@ struct MeasureCandidate {
   /// FLOPs of the whole plan (for GFLOP/s).
   double planFlops = 0;
 
-  /// globalBytesRead + globalBytesWritten.
+  /// Unique bytes read and written: the global-memory footprint.
   int64_t getFootprintBytes() const {
-    return globalBytesRead + globalBytesWritten;
+    return facts.globalBytesRead + facts.globalBytesWritten;
   }
 };
 
