@@ -16,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PrunerFlags.h"
+
 #include "tessel/InitAllDialects.h"
 #include "tessel/InitAllPasses.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
@@ -65,7 +67,7 @@ static cl::opt<std::string>
     measureOption("measure", cl::init("sim:h100"),
                   cl::desc("cuda, or sim:<device> (simulated)"));
 static cl::opt<std::string> strategyName("strategy", cl::init("evolutionary"),
-                                         cl::desc("evolutionary, dgd or random"));
+                                         cl::desc("evolutionary, dgd, psa or random"));
 static cl::opt<int> trials("trials", cl::init(1000),
                            cl::desc("Measurements in all"));
 static cl::opt<std::string> dbPath("db", cl::init("tessel-records.db"),
@@ -361,6 +363,15 @@ int main(int argc, char **argv) {
                          : "")
                  << "\n";
 
+  StrategyOptions strategyOptions;
+  int roundSize = perRound;
+  if (llvm::Error error = applyPrunerFlags(
+          strategyOptions, strategyName, featuresName,
+          featuresName.getNumOccurrences() > 0, roundSize,
+          perRound.getNumOccurrences() > 0))
+    return fail(llvm::toString(std::move(error)));
+  perRound = roundSize;
+
   // Records.
   auto db = RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::CreateOrOpen);
   if (!db)
@@ -379,12 +390,15 @@ int main(int argc, char **argv) {
       trials, perRound, population, generations, costModelName, featuresName,
       schedulerName, resume ? "true" : "false", stringifySimFidelity(*fidelity),
       simTrialSeconds.getValue());
+  if (strategyName == "psa")
+    runInfo.optionsJson.insert(runInfo.optionsJson.size() - 1,
+                               ", \"psa\": " +
+                                   getPrunerOptionsJson(strategyOptions));
   runInfo.tesselVersion = "0.1";
   auto runId = (*db)->beginRun(runInfo);
   if (!runId)
     return fail(llvm::toString(runId.takeError()));
 
-  StrategyOptions strategyOptions;
   strategyOptions.dgd.initialSamples = dgdInitialSamples;
   strategyOptions.dgd.window = dgdWindow;
   strategyOptions.dgd.scoreRatio = dgdScoreRatio;

@@ -307,7 +307,8 @@ TEST(FeatureExtractorFactoryTest, CreatesByName) {
       createFeatureExtractor("tiramisu");
   ASSERT_FALSE(static_cast<bool>(unknown));
   EXPECT_EQ(llvm::toString(unknown.takeError()),
-            "unknown feature extractor 'tiramisu'; known extractors: af, ansor");
+            "unknown feature extractor 'tiramisu'; known extractors: af, "
+            "ansor, pruner");
 }
 
 } // namespace

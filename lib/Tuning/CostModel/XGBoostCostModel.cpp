@@ -159,12 +159,61 @@ std::string XGBoostCostModel::getXGBoostVersion() {
 
 llvm::Error XGBoostCostModel::train(llvm::ArrayRef<FeatureVector> features,
                                     llvm::ArrayRef<double> throughputs) {
+  return trainGrouped(features, throughputs, {});
+}
+
+/// The mean over the groups (consecutive runs of equal ids in `groups`, all
+/// rows when empty) of 1 - Spearman's correlation.
+static double rankMetric(llvm::ArrayRef<double> predictions,
+                         llvm::ArrayRef<float> labels,
+                         llvm::ArrayRef<unsigned> groups) {
+  if (groups.empty())
+    return 1 - spearman(predictions, labels);
+  double sum = 0;
+  int count = 0;
+  for (size_t begin = 0, end; begin < groups.size(); begin = end) {
+    for (end = begin + 1; end < groups.size() && groups[end] == groups[begin];
+         ++end)
+      ;
+    sum += 1 - spearman(predictions.slice(begin, end - begin),
+                        labels.slice(begin, end - begin));
+    ++count;
+  }
+  return sum / count;
+}
+
+llvm::Error XGBoostCostModel::trainGrouped(
+    llvm::ArrayRef<FeatureVector> unsortedFeatures,
+    llvm::ArrayRef<double> unsortedThroughputs,
+    llvm::ArrayRef<unsigned> unsortedGroups) {
   if (options.maxRounds < 1 || options.earlyStoppingRounds < 1)
     return makeError("train: maxRounds and earlyStoppingRounds must be "
                      "positive");
-  if (llvm::Error error = checkTrainingSet(features, throughputs))
+  if (!unsortedGroups.empty() &&
+      unsortedGroups.size() != unsortedFeatures.size())
+    return makeError(llvm::formatv("train: {0} group ids for {1} records",
+                                   unsortedGroups.size(),
+                                   unsortedFeatures.size()));
+  if (llvm::Error error =
+          checkTrainingSet(unsortedFeatures, unsortedThroughputs))
     return error;
-  std::vector<double> normalized = normalizeThroughputs(throughputs);
+  // Rows sorted by group: XGBoost's groups are consecutive rows.
+  std::vector<size_t> order(unsortedFeatures.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (!unsortedGroups.empty())
+    llvm::stable_sort(order, [&](size_t a, size_t b) {
+      return unsortedGroups[a] < unsortedGroups[b];
+    });
+  std::vector<FeatureVector> features;
+  std::vector<double> throughputs;
+  std::vector<unsigned> groups;
+  for (size_t i : order) {
+    features.push_back(unsortedFeatures[i]);
+    throughputs.push_back(unsortedThroughputs[i]);
+    if (!unsortedGroups.empty())
+      groups.push_back(unsortedGroups[i]);
+  }
+  std::vector<double> normalized = normalizeThroughputs(throughputs, groups);
   if (llvm::none_of(normalized, [](double value) { return value > 0; }))
     return makeError("train: no record has a positive throughput");
   std::vector<float> labels(normalized.begin(), normalized.end());
@@ -179,11 +228,17 @@ llvm::Error XGBoostCostModel::train(llvm::ArrayRef<FeatureVector> features,
     return error;
   bool rank = options.objective == XGBoostObjective::PairwiseRank;
   if (rank) {
-    // All records form one query group.
-    unsigned groupSize = labels.size();
-    if (llvm::Error error =
-            check(XGDMatrixSetUIntInfo(dtrain, "group", &groupSize, 1),
-                  "XGDMatrixSetUIntInfo(group)"))
+    // One query group per group id (all records without ids).
+    std::vector<unsigned> sizes;
+    for (size_t begin = 0, end; begin < labels.size(); begin = end) {
+      end = groups.empty() ? labels.size() : begin + 1;
+      while (end < groups.size() && groups[end] == groups[begin])
+        ++end;
+      sizes.push_back(end - begin);
+    }
+    if (llvm::Error error = check(
+            XGDMatrixSetUIntInfo(dtrain, "group", sizes.data(), sizes.size()),
+            "XGDMatrixSetUIntInfo(group)"))
       return error;
   } else {
     // TVM weights each record by its normalized throughput, so that the
@@ -201,6 +256,12 @@ llvm::Error XGBoostCostModel::train(llvm::ArrayRef<FeatureVector> features,
           check(XGBoosterCreate(cache, 1, &handle), "XGBoosterCreate"))
     return error;
   Booster model(handle);
+  if (!baseModel.empty())
+    if (llvm::Error error = check(XGBoosterLoadModelFromBuffer(
+                                      handle, baseModel.data(),
+                                      baseModel.size()),
+                                  "XGBoosterLoadModelFromBuffer(base)"))
+      return error;
   std::string params[][2] = {
       {"objective", rank ? "rank:pairwise" : "reg:squarederror"},
       {"max_depth", std::to_string(options.maxDepth)},
@@ -223,15 +284,16 @@ llvm::Error XGBoostCostModel::train(llvm::ArrayRef<FeatureVector> features,
   double bestMetric = std::numeric_limits<double>::infinity();
   int bestRound = 0;
   for (int round = 0; round < options.maxRounds; ++round) {
-    if (llvm::Error error = check(XGBoosterUpdateOneIter(handle, round, dtrain),
-                                  "XGBoosterUpdateOneIter"))
+    if (llvm::Error error =
+            check(XGBoosterUpdateOneIter(handle, baseRounds + round, dtrain),
+                  "XGBoosterUpdateOneIter"))
       return error;
     llvm::Expected<std::vector<double>> predictions =
         predictMatrix(handle, dtrain);
     if (!predictions)
       return predictions.takeError();
-    double metric =
-        rank ? 1 - spearman(*predictions, labels) : rmse(*predictions, labels);
+    double metric = rank ? rankMetric(*predictions, labels, groups)
+                         : rmse(*predictions, labels);
     if (metric < bestMetric) {
       bestMetric = metric;
       bestRound = round;
@@ -245,10 +307,11 @@ llvm::Error XGBoostCostModel::train(llvm::ArrayRef<FeatureVector> features,
   if (llvm::Error error = check(XGBoosterBoostedRounds(handle, &boosted),
                                 "XGBoosterBoostedRounds"))
     return error;
-  if (bestRound + 1 < boosted) {
+  int keep = baseRounds + bestRound + 1;
+  if (keep < boosted) {
     BoosterHandle sliced = nullptr;
     if (llvm::Error error =
-            check(XGBoosterSlice(handle, 0, bestRound + 1, 1, &sliced),
+            check(XGBoosterSlice(handle, 0, keep, 1, &sliced),
                   "XGBoosterSlice"))
       return error;
     model.reset(sliced);
@@ -259,7 +322,25 @@ llvm::Error XGBoostCostModel::train(llvm::ArrayRef<FeatureVector> features,
   if (booster)
     XGBoosterFree(booster);
   booster = model.release();
-  numRounds = bestRound + 1;
+  numRounds = keep;
+  return llvm::Error::success();
+}
+
+llvm::Error XGBoostCostModel::setBaseModel(llvm::StringRef buffer) {
+  if (buffer.empty()) {
+    baseModel.clear();
+    baseRounds = 0;
+    return llvm::Error::success();
+  }
+  // Check the buffer by loading it into a scratch model.
+  XGBoostCostModel scratch(options);
+  if (featureWidth)
+    scratch.featureWidth = featureWidth;
+  if (llvm::Error error = scratch.load(buffer))
+    return makeError("base model: " + llvm::toString(std::move(error)));
+  baseModel = buffer.str();
+  baseRounds = scratch.getNumRounds();
+  featureWidth = scratch.featureWidth;
   return llvm::Error::success();
 }
 

@@ -11,6 +11,7 @@
 
 #include "tessel/Tuning/Features/AnsorFeatures.h"
 
+#include "BufferFeatures.h"
 #include "Statements.h"
 
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
@@ -66,9 +67,12 @@ static const char *const kBufferNames[kAnsorBufferFeatures] = {
     "unique_bytes_d_reuse",
     "lines_d_reuse",
     "unique_lines_d_reuse"};
-/// Buffer features that are categories (one-hot), not counts.
-static bool isOneHotBufferFeature(unsigned index) {
+bool features::isOneHotBufferFeature(unsigned index) {
   return index < 6 || (index >= 10 && index < 13);
+}
+
+llvm::StringRef features::getBufferFeatureName(unsigned index) {
+  return kBufferNames[index];
 }
 
 static const char *const kKernelNames[kAnsorKernelFeatures] = {
@@ -247,86 +251,92 @@ struct BufferFeatures {
 };
 } // namespace
 
-void StatementFeatures::writeBuffers() {
+std::array<double, kAnsorBufferFeatures>
+features::computeBufferFeatures(const Statement &s, const BufferAccess &b) {
   double executions = s.getExecutions();
+  std::array<double, kAnsorBufferFeatures> v{};
+  v[static_cast<unsigned>(b.access)] = 1;
+  v[3 + static_cast<unsigned>(b.scope)] = 1;
+  auto depends = [&](const StatementLoop &loop) {
+    return loop.dim < 0 || b.map.isFunctionOfDim(loop.dim);
+  };
+  auto coefficient = [&](const StatementLoop &loop) -> int64_t {
+    if (loop.dim < 0)
+      return loop.step;
+    return getAddressCoefficient(b.map, b.layout, loop.dim) * loop.step;
+  };
+
+  // Stride: of the innermost loop that moves the access.
+  double stride = 0, reduceRatio = executions;
+  double inner = 1;
+  for (const StatementLoop &loop : llvm::reverse(s.loops)) {
+    if (depends(loop)) {
+      stride = std::abs(static_cast<double>(coefficient(loop)));
+      reduceRatio = inner;
+      break;
+    }
+    inner *= loop.trip;
+  }
+  double eb = b.elementBytes;
+  double bytes = executions * eb;
+  double uniqueElements = 1;
+  for (int64_t extent : b.uniqueShape)
+    uniqueElements *= extent;
+  double uniqueBytes = uniqueElements * eb;
+  double lines =
+      executions / reduceRatio *
+      std::min(1.0, std::max(1.0, stride) * eb / kAnsorCacheLineBytes);
+  double uniqueLines = 1;
+  if (!b.uniqueShape.empty()) {
+    for (int64_t extent : ArrayRef(b.uniqueShape).drop_back())
+      uniqueLines *= extent;
+    uniqueLines *= std::ceil(b.uniqueShape.back() * eb /
+                             static_cast<double>(kAnsorCacheLineBytes));
+  }
+
+  // Reuse: at the innermost loop that does not move the access.
+  double reuseIter = 0, reuseBytes = 0, reuseCount = 0;
+  unsigned reuseType = 12;
+  for (int loop = s.loops.size() - 1; loop >= 0; --loop) {
+    if (depends(s.loops[loop]))
+      continue;
+    reuseType = 10;
+    reuseCount = s.loops[loop].trip;
+    reuseIter = 1;
+    for (const StatementLoop &l : ArrayRef(s.loops).drop_front(loop + 1))
+      reuseIter *= l.trip;
+    for (const BufferAccess &other : s.buffers)
+      reuseBytes += s.getInnerElements(other, loop + 1) * other.elementBytes;
+    break;
+  }
+  if (reuseType == 12 && b.serialReuse) {
+    reuseType = 11;
+    reuseCount = 1;
+  }
+  v[reuseType] = 1;
+  double divisor = std::max(1.0, reuseCount);
+  v[6] = bytes;
+  v[7] = uniqueBytes;
+  v[8] = lines;
+  v[9] = uniqueLines;
+  v[13] = reuseIter;
+  v[14] = reuseBytes;
+  v[15] = reuseCount;
+  v[16] = stride;
+  v[17] = bytes / divisor;
+  v[18] = uniqueBytes / divisor;
+  v[19] = lines / divisor;
+  v[20] = uniqueLines / divisor;
+  return v;
+}
+
+void StatementFeatures::writeBuffers() {
   std::vector<BufferFeatures> buffers;
   for (const BufferAccess &b : s.buffers) {
     BufferFeatures f;
-    auto &v = f.values;
-    v[static_cast<unsigned>(b.access)] = 1;
-    v[3 + static_cast<unsigned>(b.scope)] = 1;
-    auto depends = [&](const StatementLoop &loop) {
-      return loop.dim < 0 || b.map.isFunctionOfDim(loop.dim);
-    };
-    auto coefficient = [&](const StatementLoop &loop) -> int64_t {
-      if (loop.dim < 0)
-        return loop.step;
-      return getAddressCoefficient(b.map, b.layout, loop.dim) * loop.step;
-    };
-
-    // Stride: of the innermost loop that moves the access.
-    double stride = 0, reduceRatio = executions;
-    double inner = 1;
-    for (const StatementLoop &loop : llvm::reverse(s.loops)) {
-      if (depends(loop)) {
-        stride = std::abs(static_cast<double>(coefficient(loop)));
-        reduceRatio = inner;
-        break;
-      }
-      inner *= loop.trip;
-    }
-    double eb = b.elementBytes;
-    double bytes = executions * eb;
-    double uniqueElements = 1;
-    for (int64_t extent : b.uniqueShape)
-      uniqueElements *= extent;
-    double uniqueBytes = uniqueElements * eb;
-    double lines =
-        executions / reduceRatio *
-        std::min(1.0, std::max(1.0, stride) * eb / kAnsorCacheLineBytes);
-    double uniqueLines = 1;
-    if (!b.uniqueShape.empty()) {
-      for (int64_t extent : ArrayRef(b.uniqueShape).drop_back())
-        uniqueLines *= extent;
-      uniqueLines *= std::ceil(b.uniqueShape.back() * eb /
-                               static_cast<double>(kAnsorCacheLineBytes));
-    }
-
-    // Reuse: at the innermost loop that does not move the access.
-    double reuseIter = 0, reuseBytes = 0, reuseCount = 0;
-    unsigned reuseType = 12;
-    for (int loop = s.loops.size() - 1; loop >= 0; --loop) {
-      if (depends(s.loops[loop]))
-        continue;
-      reuseType = 10;
-      reuseCount = s.loops[loop].trip;
-      reuseIter = 1;
-      for (const StatementLoop &l : ArrayRef(s.loops).drop_front(loop + 1))
-        reuseIter *= l.trip;
-      for (const BufferAccess &other : s.buffers)
-        reuseBytes += s.getInnerElements(other, loop + 1) * other.elementBytes;
-      break;
-    }
-    if (reuseType == 12 && b.serialReuse) {
-      reuseType = 11;
-      reuseCount = 1;
-    }
-    v[reuseType] = 1;
-    double divisor = std::max(1.0, reuseCount);
-    v[6] = bytes;
-    v[7] = uniqueBytes;
-    v[8] = lines;
-    v[9] = uniqueLines;
-    v[13] = reuseIter;
-    v[14] = reuseBytes;
-    v[15] = reuseCount;
-    v[16] = stride;
-    v[17] = bytes / divisor;
-    v[18] = uniqueBytes / divisor;
-    v[19] = lines / divisor;
-    v[20] = uniqueLines / divisor;
-    f.bytes = bytes;
-    f.uniqueBytes = uniqueBytes;
+    f.values = computeBufferFeatures(s, b);
+    f.bytes = f.values[6];
+    f.uniqueBytes = f.values[7];
     buffers.push_back(f);
   }
   // Largest buffers first; the smallest are dropped.

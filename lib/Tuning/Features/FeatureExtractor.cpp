@@ -8,6 +8,7 @@
 
 #include "tessel/Tuning/Features/AnalyticalFeatures.h"
 #include "tessel/Tuning/Features/AnsorFeatures.h"
+#include "tessel/Tuning/Features/PrunerFeatures.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -39,6 +40,9 @@ static const ExtractorEntry kExtractors[] = {
      }},
     {"ansor", [] () -> std::unique_ptr<FeatureExtractor> {
        return std::make_unique<AnsorFeatureExtractor>();
+     }},
+    {"pruner", [] () -> std::unique_ptr<FeatureExtractor> {
+       return std::make_unique<PrunerFeatureExtractor>();
      }},
 };
 

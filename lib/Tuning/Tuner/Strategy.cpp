@@ -9,6 +9,7 @@
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
 #include "tessel/Tuning/Tuner/DgdStrategy.h"
+#include "tessel/Tuning/Tuner/PsaStrategy.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -47,8 +48,7 @@ llvm::Error SearchStrategy::observe(TaskSearchState &, ArrayRef<Trial>) {
   return llvm::Error::success();
 }
 
-/// A random sketch's random config; fails when sampling fails.
-static std::optional<Candidate> sampleOne(TaskSearchState &state) {
+std::optional<Candidate> tessel::sampleCandidate(TaskSearchState &state) {
   if (state.spaces.empty())
     return std::nullopt;
   unsigned index = state.rng.uniform(state.spaces.size());
@@ -65,7 +65,7 @@ std::vector<Candidate> tessel::sampleUnseen(TaskSearchState &state,
   for (int tries = 0; static_cast<int>(batch.size()) < count &&
                       tries < 50 * count + 100;
        ++tries) {
-    std::optional<Candidate> candidate = sampleOne(state);
+    std::optional<Candidate> candidate = sampleCandidate(state);
     if (!candidate)
       continue;
     if (!state.seen.insert(candidate->getId()).second)
@@ -73,6 +73,21 @@ std::vector<Candidate> tessel::sampleUnseen(TaskSearchState &state,
     batch.push_back(*candidate);
   }
   return batch;
+}
+
+Candidate tessel::mutateCandidate(TaskSearchState &state,
+                                  const Candidate &candidate,
+                                  double tileMutationWeight) {
+  Candidate child = candidate;
+  SearchSpace &space = state.spaces[child.space];
+  std::optional<ConfigAttr> mutated;
+  if (state.rng.uniformReal() < tileMutationWeight)
+    mutated = space.mutateTileSize(child.config, state.rng);
+  else
+    mutated = space.mutateUnroll(child.config, state.rng);
+  if (mutated && succeeded(space.check(*mutated)))
+    child.config = *mutated;
+  return child;
 }
 
 namespace {
@@ -206,7 +221,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
                           options.populationSize &&
                       tries < 4 * options.populationSize;
        ++tries)
-    if (std::optional<Candidate> c = sampleOne(state))
+    if (std::optional<Candidate> c = sampleCandidate(state))
       population.push_back(*c);
   if (population.empty())
     return sampleUnseen(state, count);
@@ -243,16 +258,8 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
           std::lower_bound(cumulative.begin(), cumulative.end(), draw) -
           cumulative.begin();
       Candidate child = population[std::min(parent, population.size() - 1)];
-      if (state.rng.uniformReal() < options.mutationProbability) {
-        SearchSpace &space = state.spaces[child.space];
-        std::optional<ConfigAttr> mutated;
-        if (state.rng.uniformReal() < options.tileMutationWeight)
-          mutated = space.mutateTileSize(child.config, state.rng);
-        else
-          mutated = space.mutateUnroll(child.config, state.rng);
-        if (mutated && succeeded(space.check(*mutated)))
-          child.config = *mutated;
-      }
+      if (state.rng.uniformReal() < options.mutationProbability)
+        child = mutateCandidate(state, child, options.tileMutationWeight);
       next.push_back(child);
     }
     population = std::move(next);
@@ -279,7 +286,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
 }
 
 std::vector<std::string> tessel::getStrategyNames() {
-  return {"dgd", "evolutionary", "random"};
+  return {"dgd", "evolutionary", "psa", "random"};
 }
 
 llvm::Expected<std::unique_ptr<SearchStrategy>>
@@ -287,9 +294,11 @@ tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
                        const DeviceDescription &device) {
   if (name == "random")
     return std::make_unique<RandomStrategy>();
+  if (name == "psa")
+    return createPsaStrategy(options, device);
   if (name != "evolutionary" && name != "dgd")
     return llvm::createStringError("unknown strategy '" + name.str() +
-                                   "' (known: dgd, evolutionary, random)");
+                                   "' (known: dgd, evolutionary, psa, random)");
   auto extractor = createFeatureExtractor(options.features);
   if (!extractor)
     return extractor.takeError();

@@ -75,13 +75,32 @@ public:
   llvm::Error train(llvm::ArrayRef<FeatureVector> features,
                     llvm::ArrayRef<double> throughputs) override;
 
+  /// Like train(), on records of several groups (tasks): `groups[i]` is the
+  /// group of record i (empty: one group). Throughputs are normalized per
+  /// group; the ranking objective only compares records of one group (the
+  /// rows are sorted by group for XGBoost) and its training metric is the
+  /// mean over groups of 1 - Spearman's correlation.
+  llvm::Error trainGrouped(llvm::ArrayRef<FeatureVector> features,
+                           llvm::ArrayRef<double> throughputs,
+                           llvm::ArrayRef<unsigned> groups);
+
+  /// Makes every later train() continue boosting from the model that save()
+  /// produced in `buffer` (e.g. trained on another device's records): its
+  /// trees are kept and new trees fit the new records on top of them. Fails
+  /// if the buffer is not a model or its feature width differs from this
+  /// model's. An empty buffer removes the base model.
+  llvm::Error setBaseModel(llvm::StringRef buffer);
+  /// Boosting rounds of the base model (0 without one).
+  int getBaseRounds() const { return baseRounds; }
+
   llvm::Expected<std::vector<double>>
   predict(llvm::ArrayRef<FeatureVector> features) override;
 
   /// Whether a model was trained or loaded.
   bool isTrained() const { return booster != nullptr; }
 
-  /// Boosting rounds kept by the last train() (0 when untrained).
+  /// Boosting rounds kept by the last train(), base rounds included (0 when
+  /// untrained).
   int getNumRounds() const { return numRounds; }
 
   /// Serializes the trained model (XGBoost's UBJSON format, which also
@@ -103,6 +122,9 @@ private:
   /// The XGBoost BoosterHandle; null until trained or loaded.
   void *booster = nullptr;
   int numRounds = 0;
+  /// The serialized base model of setBaseModel(), and its rounds.
+  std::string baseModel;
+  int baseRounds = 0;
 };
 
 } // namespace tessel

@@ -23,6 +23,7 @@
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Tuning/Search/Task.h"
 #include "tessel/Tuning/Tuner/DgdSearch.h"
+#include "tessel/Tuning/Tuner/PrunerOptions.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Error.h"
@@ -97,6 +98,8 @@ struct StrategyOptions {
   int modelThreads = 1;
   /// Dynamic gradient descent (`dgd`, docs/Dgd.md).
   DgdOptions dgd;
+  /// Strategy `psa` (docs/Pruner.md).
+  PrunerOptions pruner;
 };
 
 /// Proposes and observes candidates of tasks.
@@ -117,13 +120,24 @@ public:
 /// Names createStrategy() knows.
 std::vector<std::string> getStrategyNames();
 
-/// Creates the strategy `name` ("dgd", "evolutionary", "random").
+/// Creates the strategy `name` ("dgd", "evolutionary", "psa", "random").
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 createStrategy(llvm::StringRef name, const StrategyOptions &options,
                const DeviceDescription &device);
 
 /// Uniform random candidates of `state` not yet seen, at most `count`.
 std::vector<Candidate> sampleUnseen(TaskSearchState &state, int count);
+
+/// A uniform random candidate of `state` (a random sketch's random config),
+/// seen or not; std::nullopt when sampling fails.
+std::optional<Candidate> sampleCandidate(TaskSearchState &state);
+
+/// Ansor's GPU mutation of `candidate`: its tile sizes (with chance
+/// `tileMutationWeight`, TVM's 0.9) or else its unroll value, as the
+/// evolutionary search mutates. Returns `candidate` unchanged when the
+/// mutation finds no valid config.
+Candidate mutateCandidate(TaskSearchState &state, const Candidate &candidate,
+                          double tileMutationWeight = 0.9);
 
 } // namespace tessel
 } // namespace mlir
