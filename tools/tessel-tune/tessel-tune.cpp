@@ -89,6 +89,10 @@ static cl::opt<int> population("population", cl::init(2048),
                                cl::desc("Evolutionary population size"));
 static cl::opt<int> generations("generations", cl::init(4),
                                 cl::desc("Evolutionary generations"));
+static cl::opt<double> tileMutationWeight(
+    "tile-mutation-weight", cl::init(0.9),
+    cl::desc("Evolutionary: chance that a mutation changes tile sizes rather "
+             "than the unroll knob (TVM: 0.9)"));
 static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
                                           cl::desc("xgboost or random"));
 static cl::opt<std::string> featuresName("features", cl::init("ansor"),
@@ -416,6 +420,7 @@ int main(int argc, char **argv) {
   strategyOptions.seed = seed;
   strategyOptions.populationSize = population;
   strategyOptions.generations = generations;
+  strategyOptions.tileMutationWeight = tileMutationWeight;
   strategyOptions.costModel = costModelName;
   strategyOptions.features = featuresName;
   auto strategy = createStrategy(strategyName, strategyOptions, device);
