@@ -144,6 +144,10 @@ static cl::opt<int64_t> dgdMaxStarts(
 static cl::opt<double> dgdTimeLimit(
     "dgd-time-limit", cl::init(kDgdDefaults.timeLimit),
     cl::desc("DGD: seconds of search, 0 for no limit"));
+static cl::opt<std::string> dgdVectorWidths(
+    "dgd-vector-widths", cl::init(kDgdDefaults.vectorWidths),
+    cl::desc("DGD: keep (the width hopped from, narrowed to fit) or widest "
+             "(the widest width that fits) after each hop"));
 static cl::opt<bool> dgdHopUnroll(
     "dgd-hop-unroll", cl::init(kDgdDefaults.hopUnroll),
     cl::desc("DGD: hop the auto-unroll knob too"));
@@ -417,6 +421,7 @@ int main(int argc, char **argv) {
   strategyOptions.dgd.maxStarts = dgdMaxStarts;
   strategyOptions.dgd.timeLimit = dgdTimeLimit;
   strategyOptions.dgd.hopUnroll = dgdHopUnroll;
+  strategyOptions.dgd.vectorWidths = dgdVectorWidths;
   strategyOptions.seed = seed;
   strategyOptions.populationSize = population;
   strategyOptions.generations = generations;

@@ -213,6 +213,17 @@ TEST_F(DgdSpaceTest, InvalidVectorsAndWidthRepair) {
   ASSERT_TRUE(narrow);
   EXPECT_EQ(narrow->getVector(), (ArrayRef<int64_t>{1, 4}));
   EXPECT_EQ(narrow->getLoopTiles(2), (ArrayRef<int64_t>{64, 1, 1}));
+  // "keep" never widens: from width 1 the config stays at 1. "widest" takes
+  // the widest width that fits: 4 floats (16 bytes) for both operands.
+  ConfigAttr scalar = config("#tessel.config<tiles = [[4, 2, 2, 2, 2], "
+                             "[4, 2, 2, 2, 2], [16, 2, 2]], unroll = 16, "
+                             "vector = [1, 1]>");
+  SmallVector<unsigned> all(10, 1);
+  EXPECT_EQ(vectors.toConfig(all, scalar)->getVector(),
+            (ArrayRef<int64_t>{1, 1}));
+  TileVectorSpace widest(*space, /*hopUnroll=*/false, /*widestVectors=*/true);
+  EXPECT_EQ(widest.toConfig(all, scalar)->getVector(),
+            (ArrayRef<int64_t>{4, 4}));
 }
 
 } // namespace

@@ -37,6 +37,9 @@ std::string DgdOptions::validate() const {
     return "dgd start must be 'random' or 'best', not '" + start + "'";
   if (retrain != "move" && retrain != "window")
     return "dgd retrain must be 'move' or 'window', not '" + retrain + "'";
+  if (vectorWidths != "keep" && vectorWidths != "widest")
+    return "dgd vector widths must be 'keep' or 'widest', not '" +
+           vectorWidths + "'";
   if (budget < 0 || maxStarts < 0 || timeLimit < 0)
     return "dgd budget, max starts and time limit must be at least 0";
   return "";

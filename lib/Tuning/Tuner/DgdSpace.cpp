@@ -81,8 +81,9 @@ static SmallVector<int64_t> getDivisors(int64_t n) {
   return low;
 }
 
-TileVectorSpace::TileVectorSpace(const SearchSpace &space, bool hopUnroll)
-    : space(&space) {
+TileVectorSpace::TileVectorSpace(const SearchSpace &space, bool hopUnroll,
+                                 bool widestVectors)
+    : space(&space), widestVectors(widestVectors) {
   const LoopNest &nest = space.getLoopNest();
   SketchAttr sketch = space.getSketch();
   for (unsigned loop = 0; loop < nest.size(); ++loop) {
@@ -155,6 +156,8 @@ TileVectorSpace::toConfig(ArrayRef<unsigned> indices, ConfigAttr like) const {
       int64_t perThread = footprint / threads;
       int64_t innermost = shape.empty() ? 1 : shape.back();
       int64_t width = vector[i];
+      if (widestVectors && !space->getVectorCandidates(i).empty())
+        width = space->getVectorCandidates(i).back();
       while (width > 1 && (innermost % width || perThread % width))
         width /= 2;
       vector[i] = width;

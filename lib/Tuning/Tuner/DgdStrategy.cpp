@@ -91,7 +91,8 @@ DgdStrategy::TaskData &DgdStrategy::getTask(TaskSearchState &state) {
   task.state = &state;
   task.taskId = tasks.size();
   for (const SearchSpace &space : state.spaces)
-    task.spaces.emplace_back(space, options.dgd.hopUnroll);
+    task.spaces.emplace_back(space, options.dgd.hopUnroll,
+                             options.dgd.vectorWidths == "widest");
 
   DgdHooks hooks;
   hooks.neighbours = [&task](unsigned id, int hops) {

@@ -81,6 +81,11 @@ struct DgdOptions {
   /// Also hop the auto-unroll knob, as one more coordinate (the paper's
   /// space holds tile sizes only).
   bool hopUnroll = false;
+  /// Vector widths of the staged loads after a hop: "keep", the width of
+  /// the point hopped from when it still fits (else halved until it does:
+  /// widths only shrink along a descent); "widest", the widest width that
+  /// fits the new tiles.
+  std::string vectorWidths = "keep";
 
   /// Checks the values; an error message, or empty when valid.
   std::string validate() const;

@@ -55,8 +55,11 @@ public:
   };
 
   /// The vectors of `space`, which must outlive this object. With
-  /// `hopUnroll`, auto-unroll is one more coordinate.
-  TileVectorSpace(const SearchSpace &space, bool hopUnroll = false);
+  /// `hopUnroll`, auto-unroll is one more coordinate. With `widestVectors`,
+  /// toConfig() picks the widest vector width that fits instead of starting
+  /// from the width of `like`.
+  TileVectorSpace(const SearchSpace &space, bool hopUnroll = false,
+                  bool widestVectors = false);
 
   ArrayRef<Coordinate> getCoordinates() const { return coordinates; }
   const SearchSpace &getSearchSpace() const { return *space; }
@@ -68,7 +71,8 @@ public:
   /// The config of `indices`: the coordinates' values, each loop's outermost
   /// level as the extent over the product of the others, the unroll of
   /// `like` (unless it is a coordinate) and, per staged operand, the widest
-  /// vector width up to that of `like` that fits the new tiles. std::nullopt
+  /// vector width up to that of `like` (or up to the widest candidate, see
+  /// the constructor) that fits the new tiles. std::nullopt
   /// when the product does not divide the extent, no width fits, or check()
   /// rejects the config.
   std::optional<ConfigAttr> toConfig(ArrayRef<unsigned> indices,
@@ -81,6 +85,7 @@ public:
 
 private:
   const SearchSpace *space;
+  bool widestVectors;
   SmallVector<Coordinate> coordinates;
 };
 
