@@ -139,7 +139,10 @@ tessel::computeAnalyticalQuantities(linalg::LinalgOp op,
     ScopedDiagnosticHandler silence(op->getContext(),
                                     [](Diagnostic &) { return success(); });
     if (failed(verifySchedule(op, sketch, config,
-                              [&] { return op->emitError(); })))
+                              [&] {
+                                // Not op->emitError(), which prints the op.
+                                return mlir::emitError(op->getLoc());
+                              })))
       return failure();
   }
   FailureOr<SearchSpace> space = SearchSpace::get(op, sketch, device);

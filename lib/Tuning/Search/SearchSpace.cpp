@@ -75,7 +75,10 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
     ScopedDiagnosticHandler silence(op->getContext(),
                                     [](Diagnostic &) { return success(); });
     if (failed(verifySchedule(op, sketch, ConfigAttr(),
-                              [&] { return op->emitError(); })))
+                              [&] {
+                                // Not op->emitError(), which prints the op.
+                                return mlir::emitError(op->getLoc());
+                              })))
       return failure();
   }
   SearchSpace space(op, sketch, device, *nest);
@@ -175,7 +178,10 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
       return success();
     });
     if (failed(verifySchedule(op, sketch, config,
-                              [&] { return op->emitError(); })))
+                              [&] {
+                                // Not op->emitError(), which prints the op.
+                                return mlir::emitError(op->getLoc());
+                              })))
       return fail(message);
   }
   int64_t threads = getThreadsPerBlock(sketch, config, nest);

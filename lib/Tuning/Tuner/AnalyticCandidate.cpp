@@ -54,7 +54,10 @@ tessel::buildAnalyticCandidate(const TaskSearchState &state,
       return success();
     });
     if (failed(verifySchedule(op, candidate.sketch, candidate.config,
-                              [&] { return op->emitError(); })))
+                              [&] {
+                                // Not op->emitError(), which prints the op.
+                                return mlir::emitError(op->getLoc());
+                              })))
       return failure();
     return computeKernelFacts(op, state.consumers, candidate.sketch,
                               candidate.config);
