@@ -156,12 +156,3 @@ func.func @injective_with_reduction(%x: tensor<128x768xf32>, %init: tensor<128xf
 
 // expected-error @+1 {{inlined operands must be strictly increasing, got 1 then 0}}
 #unordered = #tessel.sketch<multi_level_tiling, shared = [0, 1], inlined = [1, 0]>
-
-// -----
-
-func.func @unknown_inlined_operand(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
-  // expected-error @+1 {{inlined operand 3 does not exist: the op has 2 inputs}}
-  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 3], inlined = [3]>}
-    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
-  return %0 : tensor<128x64xf32>
-}

@@ -248,6 +248,12 @@ prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
                   "value, or a single-use injective linalg op with static "
                   "shapes, an identity init map it does not read and "
                   "projected-permutation input maps";
+      if (entry.sketch.getKind() != SketchKind::MultiLevelTiling ||
+          op.getNumReductionLoops() == 0)
+        return op->emitError()
+               << "inlining a producer needs a multi_level_tiling sketch of "
+                  "an op with a reduction loop: the producer is computed in "
+                  "the shared-memory staging loop";
       if (auto pad = dyn_cast<tensor::PadOp>(producer)) {
         IRRewriter rewriter(ctx);
         producer = rewritePadAsGather(rewriter, pad);
@@ -450,6 +456,14 @@ private:
   /// reduction level; a one-iteration loop when the sketch stages operands
   /// but the whole reduction fits one stage).
   SizeList stageSizes(const ScheduledOp &op);
+  /// The number of staging loops with more than one iteration.
+  int64_t numStageLoops(const ScheduledOp &op) const {
+    return llvm::count_if(llvm::seq<unsigned>(0, op.nest.size()),
+                          [&](unsigned l) {
+                            return op.nest.isReduction[l] &&
+                                   levels(op, l)[0] > 1;
+                          });
+  }
   /// On tensors: fuses the inlined producers of `op` into its block forall
   /// `forall`, tiles `tiledOp` (the op inside the forall) into the staging
   /// loops and fuses the producers into them, each writing a workgroup
@@ -843,12 +857,14 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
         SmallVector<std::string> loops;
         current = tileFor(current, stage, loops);
         scope = loops.front();
-      } else {
+      } else if (int64_t loops = numStageLoops(op)) {
+        // Canonicalization after bufferization removed a one-iteration
+        // staging loop; the others are the anchor's innermost loops.
         scope = fresh("stage");
         line(llvm::formatv("{0} = transform.get_parent_op {1} {{op_name = "
                            "\"scf.for\", nth_parent = {2}} : "
                            "(!transform.any_op) -> !transform.any_op",
-                           scope, anchor, stage.numNonZero()));
+                           scope, anchor, loops));
       }
     }
     // Operands whose producer is inlined are in shared memory already;
