@@ -20,7 +20,9 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -332,6 +334,17 @@ protected:
       options.functionBoundaryTypeConversion =
           bufferization::LayoutMapOption::IdentityLayoutMap;
       pm.addPass(bufferization::createOneShotBufferizePass(options));
+      if (failed(pm.run(module)))
+        return failure();
+      pm.clear();
+      // The bufferized pad of a reference copies with memref.copy, which
+      // would need the runtime's memrefCopy: copy with loops instead.
+      module.walk([](memref::CopyOp copy) {
+        OpBuilder builder(copy);
+        linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
+                               copy.getTarget());
+        copy.erase();
+      });
     }
     pm.addPass(createTesselStripGpuMemorySpaces());
     pm.addPass(createForallToForLoopPass());

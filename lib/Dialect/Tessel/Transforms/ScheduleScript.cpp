@@ -714,16 +714,22 @@ void ScriptWriter::writeInlinedProducers(const ScheduledOp &op,
   }
   // ... and, once the staging loops exist, over the tile of one stage only,
   // into shared memory: the operand's shared tile. No global temporary is
-  // left.
-  SizeList stage = stageSizes(op);
+  // left. When the whole reduction is one stage, the block's tile is that
+  // of the stage.
   SmallVector<std::string> loops;
-  tileFor(tiledOp, stage, loops);
+  if (numStageLoops(op) > 0)
+    tileFor(tiledOp, stageSizes(op), loops);
   for (const std::string &producer : blockProducers) {
-    std::string fused = fresh("inlined"), next = fresh("loop");
-    line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_containing_op "
-                       "{2} into {3} : (!transform.any_op, !transform.any_op) "
-                       "-> (!transform.any_op, !transform.any_op)",
-                       fused, next, producer, loops.back()));
+    std::string fused = producer;
+    if (!loops.empty()) {
+      fused = fresh("inlined");
+      std::string next = fresh("loop");
+      line(llvm::formatv(
+          "{0}, {1} = transform.structured.fuse_into_containing_op {2} into "
+          "{3} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, "
+          "!transform.any_op)",
+          fused, next, producer, loops.back()));
+    }
     std::string buffer = fresh("buffer"), newOp = fresh("alloc");
     line(llvm::formatv(
         "{0}, {1} = transform.structured.bufferize_to_allocation {2} "
@@ -853,13 +859,15 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
     SizeList stage = stageSizes(op);
     std::string scope = blockForall;
     if (!stage.allZero()) {
-      if (op.inlinedAnchors.empty()) {
+      if (op.inlinedAnchors.empty() || numStageLoops(op) == 0) {
+        // (A one-iteration staging loop is made here, after
+        // canonicalization, which would remove it.)
         SmallVector<std::string> loops;
         current = tileFor(current, stage, loops);
         scope = loops.front();
-      } else if (int64_t loops = numStageLoops(op)) {
-        // Canonicalization after bufferization removed a one-iteration
-        // staging loop; the others are the anchor's innermost loops.
+      } else {
+        // Made on tensors: the anchor's innermost loops.
+        int64_t loops = numStageLoops(op);
         scope = fresh("stage");
         line(llvm::formatv("{0} = transform.get_parent_op {1} {{op_name = "
                            "\"scf.for\", nth_parent = {2}} : "
