@@ -72,4 +72,32 @@ TEST_F(CompileTest, SampledConvReluConfigsCompile) {
   compileSamples(kResNetConv3x3, 5);
 }
 
+/// kResNetConv3x3 with torch-mlir's explicit pad, which the sketches that
+/// stage the input inline.
+constexpr const char *kPaddedResNetConv3x3 = R"mlir(
+func.func @f(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x64x56x56xf32> to tensor<1x64x58x58xf32>
+  %e = tensor.empty() : tensor<1x64x56x56xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%p, %w : tensor<1x64x58x58xf32>, tensor<64x64x3x3xf32>) outs(%init : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+  %e2 = tensor.empty() : tensor<1x64x56x56xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%0 : tensor<1x64x56x56xf32>) outs(%e2 : tensor<1x64x56x56xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x64x56x56xf32>
+  return %1 : tensor<1x64x56x56xf32>
+})mlir";
+
+TEST_F(CompileTest, SampledPaddedConvConfigsCompile) {
+  compileSamples(kPaddedResNetConv3x3, 5);
+}
+
 } // namespace

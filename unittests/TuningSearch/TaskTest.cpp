@@ -10,6 +10,7 @@
 #include "tessel/Tuning/Search/SketchRules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
@@ -226,6 +227,133 @@ func.func @f(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) ->
       cast<func::FuncOp>(tasks[0].module->lookupSymbol(kTaskFunctionName));
   EXPECT_EQ(func.getNumArguments(), 3u);
   EXPECT_NE(tasks[0].workloadKey.find("outs(arg:"), std::string::npos);
+}
+
+constexpr const char *kPaddedConvs = R"mlir(
+func.func @f(%x: tensor<1x8x16x16xf32>, %y: tensor<1x8x16x16xf32>, %w: tensor<16x8x3x3xf32>) -> (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1x8x18x18xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %px = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%px, %w : tensor<1x8x18x18xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %py = tensor.pad %y low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%py, %w : tensor<1x8x18x18xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %pone = tensor.pad %y low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %one : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%pone, %w : tensor<1x8x18x18xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %shared = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x16x16xf32> to tensor<1x8x18x18xf32>
+  %3 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%shared, %w : tensor<1x8x18x18xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  return %0, %1, %2, %3, %shared : tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1x8x18x18xf32>
+})mlir";
+
+TEST_F(TaskTest, StrictInlinablePadsArePartOfTheTask) {
+  std::vector<TuningTask> tasks = extract(kPaddedConvs);
+  // Two convolutions of zero-padded inputs share a task; the pad with
+  // another value is another task; a pad with a second use is not inlined.
+  ASSERT_EQ(tasks.size(), 3u);
+  EXPECT_EQ(tasks[0].weight, 2);
+  EXPECT_EQ(tasks[1].weight, 1);
+  EXPECT_EQ(tasks[2].weight, 1);
+  EXPECT_EQ(tasks[0].describe(),
+            "conv_2d_nchw_fchw 1x8x18x18 * 16x8x3x3 s1 f32 +pad inlined");
+  EXPECT_EQ(tasks[2].describe(), "conv_2d_nchw_fchw 1x8x18x18 * 16x8x3x3 s1 f32");
+  EXPECT_EQ(tasks[0].inlinedInputs, SmallVector<int64_t>({0}));
+  EXPECT_TRUE(tasks[2].inlinedInputs.empty());
+  EXPECT_NE(tasks[0].workloadKey.find(
+                " | inlined 0 tensor.pad tensor<1x8x16x16xf32> -> "
+                "tensor<1x8x18x18xf32> low[0, 0, 1, 1] high[0, 0, 1, 1] "
+                "value(0.000000e+00 : f32)"),
+            std::string::npos)
+      << tasks[0].workloadKey;
+  EXPECT_NE(tasks[1].workloadKey.find("value(1.000000e+00 : f32)"),
+            std::string::npos)
+      << tasks[1].workloadKey;
+  EXPECT_EQ(tasks[2].workloadKey.find("inlined"), std::string::npos);
+  // A pad computes nothing.
+  EXPECT_DOUBLE_EQ(tasks[0].flops, 2.0 * 16 * 16 * 16 * 8 * 3 * 3);
+
+  // The task module pads its unpadded source argument.
+  TuningTask &task = tasks[0];
+  auto func = cast<func::FuncOp>(task.module->lookupSymbol(kTaskFunctionName));
+  ASSERT_EQ(func.getNumArguments(), 2u);
+  EXPECT_EQ(func.getArgumentTypes()[0],
+            RankedTensorType::get({1, 8, 16, 16}, Float32Type::get(&context)));
+  linalg::LinalgOp target = task.getTargetOp();
+  auto pad = target.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>();
+  ASSERT_TRUE(pad);
+  EXPECT_EQ(pad.getSource(), func.getArgument(0));
+  EXPECT_TRUE(succeeded(verify(*task.module)));
+
+  // Sketches that stage the input inline the pad; the others do not.
+  ASSERT_FALSE(task.sketches.empty());
+  bool anyInlined = false;
+  for (SketchAttr sketch : task.sketches) {
+    bool staged = llvm::is_contained(sketch.getShared(), 0);
+    EXPECT_EQ(sketch.getInlined(),
+              staged ? ArrayRef<int64_t>({0}) : ArrayRef<int64_t>())
+        << str(sketch);
+    anyInlined |= staged;
+  }
+  EXPECT_TRUE(anyInlined);
+}
+
+constexpr const char *kTransposedWeight = R"mlir(
+func.func @f(%a: tensor<32x48xf32>, %bt: tensor<64x48xf32>) -> tensor<32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<48x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(k, n) -> (n, k)>, affine_map<(k, n) -> (k, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%bt : tensor<64x48xf32>) outs(%te : tensor<48x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<48x64xf32>
+  %e = tensor.empty() : tensor<32x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x64xf32>) -> tensor<32x64xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<32x48xf32>, tensor<48x64xf32>) outs(%init : tensor<32x64xf32>) -> tensor<32x64xf32>
+  return %0 : tensor<32x64xf32>
+})mlir";
+
+TEST_F(TaskTest, InlinedTransposeIsNoTaskOfItsOwn) {
+  TaskExtractionOptions options;
+  options.includeSimpleTasks = true;
+  std::vector<TuningTask> tasks = extract(kTransposedWeight, options);
+  ASSERT_EQ(tasks.size(), 1u);
+  TuningTask &task = tasks[0];
+  EXPECT_EQ(task.describe(), "matmul 32x48 * 48x64 f32 +generic inlined");
+  EXPECT_EQ(task.inlinedInputs, SmallVector<int64_t>({1}));
+  EXPECT_NE(task.workloadKey.find(" | inlined 1 linalg.generic ins(tensor<"
+                                  "64x48xf32>) outs(empty:tensor<48x64xf32>)"),
+            std::string::npos)
+      << task.workloadKey;
+  auto func = cast<func::FuncOp>(task.module->lookupSymbol(kTaskFunctionName));
+  // The producer's input comes first: producers are built before the op.
+  ASSERT_EQ(func.getNumArguments(), 2u);
+  EXPECT_EQ(func.getArgumentTypes()[0],
+            RankedTensorType::get({64, 48}, Float32Type::get(&context)));
+  EXPECT_EQ(func.getArgumentTypes()[1],
+            RankedTensorType::get({32, 48}, Float32Type::get(&context)));
+  // The key is that of the model's op: apply-tuned finds the record.
+  linalg::LinalgOp matmul;
+  module->walk([&](linalg::MatmulOp op) { matmul = op; });
+  ASSERT_TRUE(matmul);
+  EXPECT_EQ(getWorkloadKey(matmul, getTaskConsumers(matmul),
+                           getTaskInlinedInputs(matmul)),
+            task.workloadKey);
 }
 
 } // namespace

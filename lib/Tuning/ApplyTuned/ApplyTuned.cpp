@@ -75,7 +75,8 @@ struct TesselApplyTunedPass
         return WalkResult::advance();
       SmallVector<Operation *> consumers = getTaskConsumers(op);
       fused.insert(consumers.begin(), consumers.end());
-      std::string key = getWorkloadKey(op, consumers);
+      std::string key =
+          getWorkloadKey(op, consumers, getTaskInlinedInputs(op));
       auto best = (*records)->getBestRecordAnyTarget(key, target);
       if (!best) {
         op->emitError() << llvm::toString(best.takeError());

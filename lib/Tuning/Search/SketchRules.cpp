@@ -68,12 +68,20 @@ tessel::generateSketches(linalg::LinalgOp op, int64_t fusedConsumers,
   if (failed(nest) || !llvm::is_contained(nest->isReduction, false))
     return sketches;
   MLIRContext *ctx = op->getContext();
+  // Ansor always inlines strict-inlinable producers. Here their computation
+  // moves into the cooperative load of the operand's shared tile, so a
+  // sketch inlines the producers of the operands it stages; the others stay
+  // kernels of their own.
+  SmallVector<int64_t> inlinable = getInlinableInputs(op);
   auto make = [&](SketchKind kind, ArrayRef<int64_t> shared,
                   bool registerAccumulator) {
-    sketches.push_back(SketchAttr::get(ctx, kind,
-                                       SketchAttr::getDefaultStructure(kind),
-                                       shared, registerAccumulator,
-                                       fusedConsumers));
+    SmallVector<int64_t> inlined;
+    for (int64_t operand : shared)
+      if (llvm::is_contained(inlinable, operand))
+        inlined.push_back(operand);
+    sketches.push_back(SketchAttr::get(
+        ctx, kind, SketchAttr::getDefaultStructure(kind), shared,
+        registerAccumulator, fusedConsumers, inlined));
   };
 
   // Injective ops: blocks and threads (TVM inlines or skips them; a

@@ -173,11 +173,34 @@ static void printOpKey(linalg::LinalgOp op, Value chained, raw_ostream &os) {
   }
 }
 
+/// The key of an inlined producer: the linalg key, or for a pad its source,
+/// result, padding and value.
+static void printProducerKey(Operation *producer, raw_ostream &os) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(producer)) {
+    printOpKey(linalgOp, Value(), os);
+    return;
+  }
+  auto pad = cast<tensor::PadOp>(producer);
+  os << pad->getName().getStringRef() << " " << pad.getSourceType() << " -> "
+     << pad.getResultType() << " low[";
+  llvm::interleaveComma(pad.getStaticLow(), os);
+  os << "] high[";
+  llvm::interleaveComma(pad.getStaticHigh(), os);
+  os << "] value(";
+  printConstant(pad.getConstantPaddingValue(), os);
+  os << ")";
+}
+
 std::string tessel::getWorkloadKey(linalg::LinalgOp op,
-                                   ArrayRef<Operation *> consumers) {
+                                   ArrayRef<Operation *> consumers,
+                                   ArrayRef<int64_t> inlinedInputs) {
   std::string key;
   llvm::raw_string_ostream os(key);
   printOpKey(op, Value(), os);
+  for (int64_t input : inlinedInputs) {
+    os << " | inlined " << input << " ";
+    printProducerKey(op.getDpsInputOperand(input)->get().getDefiningOp(), os);
+  }
   Value chained = op->getNumResults() ? op->getResult(0) : Value();
   for (Operation *consumer : consumers) {
     os << " | fused ";
@@ -223,7 +246,8 @@ static void printWindowAttr(Operation *op, StringRef name, StringRef prefix,
     llvm::interleave(values, os, "x");
 }
 
-static std::string describeOp(linalg::LinalgOp op, int64_t fusedConsumers) {
+static std::string describeOp(linalg::LinalgOp op, int64_t fusedConsumers,
+                              ArrayRef<int64_t> inlinedInputs) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << op->getName().stripDialect() << " ";
@@ -247,6 +271,10 @@ static std::string describeOp(linalg::LinalgOp op, int64_t fusedConsumers) {
   os << " " << element;
   if (fusedConsumers)
     os << " +" << fusedConsumers << " fused";
+  for (int64_t input : inlinedInputs) {
+    Operation *producer = op.getDpsInputOperand(input)->get().getDefiningOp();
+    os << " +" << producer->getName().stripDialect() << " inlined";
+  }
   return text;
 }
 
@@ -263,7 +291,8 @@ public:
 
   /// Builds the module; fails when the module does not verify.
   FailureOr<OwningOpRef<ModuleOp>> build(linalg::LinalgOp op,
-                                         ArrayRef<Operation *> consumers);
+                                         ArrayRef<Operation *> consumers,
+                                         ArrayRef<int64_t> inlinedInputs);
 
 private:
   /// A value of the function for `value`: a clone of a scalar constant, or
@@ -276,6 +305,9 @@ private:
   /// other inputs new arguments.
   Operation *cloneWithOperands(linalg::LinalgOp op, Value chained,
                                Value chainedClone, bool isTarget);
+  /// Clones the inlined producer `producer` (a linalg op or a tensor.pad)
+  /// on new arguments; returns its result.
+  Value cloneProducer(Operation *producer);
 
   OpBuilder builder;
   Location loc;
@@ -284,6 +316,8 @@ private:
   /// Where constants go: the start of the entry block.
   OpBuilder::InsertPoint constantsEnd;
   DenseMap<Value, Value> constants;
+  /// Inputs of the target op that clones of inlined producers compute.
+  DenseMap<Value, Value> produced;
 };
 } // namespace
 
@@ -326,6 +360,8 @@ Operation *TaskModuleBuilder::cloneWithOperands(linalg::LinalgOp op,
     Value value = input->get();
     if (chained && value == chained)
       operands.push_back(chainedClone);
+    else if (Value clone = isTarget ? produced.lookup(value) : Value())
+      operands.push_back(clone);
     else if (isa<ShapedType>(value.getType()))
       operands.push_back(addArgument(value.getType()));
     else
@@ -356,8 +392,22 @@ Operation *TaskModuleBuilder::cloneWithOperands(linalg::LinalgOp op,
   return clone;
 }
 
+Value TaskModuleBuilder::cloneProducer(Operation *producer) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(producer))
+    return cloneWithOperands(linalgOp, Value(), Value(), false)->getResult(0);
+  auto pad = cast<tensor::PadOp>(producer);
+  IRMapping mapping;
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(pad->getRegions(), captured);
+  for (Value value : captured)
+    mapping.map(value, getCaptured(value));
+  mapping.map(pad.getSource(), addArgument(pad.getSourceType()));
+  return builder.clone(*pad, mapping)->getResult(0);
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
-TaskModuleBuilder::build(linalg::LinalgOp op, ArrayRef<Operation *> consumers) {
+TaskModuleBuilder::build(linalg::LinalgOp op, ArrayRef<Operation *> consumers,
+                         ArrayRef<int64_t> inlinedInputs) {
   MLIRContext *ctx = builder.getContext();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   builder.setInsertionPointToEnd(module->getBody());
@@ -366,6 +416,10 @@ TaskModuleBuilder::build(linalg::LinalgOp op, ArrayRef<Operation *> consumers) {
   entry = func.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
 
+  for (int64_t input : inlinedInputs) {
+    Value value = op.getDpsInputOperand(input)->get();
+    produced[value] = cloneProducer(value.getDefiningOp());
+  }
   Operation *target = cloneWithOperands(op, Value(), Value(), true);
   target->setAttr(kTaskTargetAttrName, UnitAttr::get(ctx));
   Operation *last = target;
@@ -421,6 +475,28 @@ SmallVector<Operation *> tessel::getTaskConsumers(linalg::LinalgOp op) {
   return getFusibleConsumers(op, std::numeric_limits<int64_t>::max());
 }
 
+SmallVector<int64_t> tessel::getTaskInlinedInputs(linalg::LinalgOp op) {
+  SmallVector<int64_t> inputs;
+  for (SketchAttr sketch : generateSketches(op, /*fusedConsumers=*/0))
+    for (int64_t input : sketch.getInlined())
+      if (!llvm::is_contained(inputs, input))
+        inputs.push_back(input);
+  llvm::sort(inputs);
+  return inputs;
+}
+
+/// Whether `op` is a producer that the task of its only user inlines.
+static bool isInlinedIntoTask(linalg::LinalgOp op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    return false;
+  OpOperand &use = *op->getResult(0).getUses().begin();
+  auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  if (!user || !user.isDpsInput(&use) || user.getNumReductionLoops() == 0)
+    return false;
+  int64_t input = use.getOperandNumber();
+  return llvm::is_contained(getTaskInlinedInputs(user), input);
+}
+
 llvm::Expected<std::vector<TuningTask>>
 tessel::extractTasks(ModuleOp module, MLIRContext *context,
                      const TaskExtractionOptions &options) {
@@ -450,10 +526,14 @@ tessel::extractTasks(ModuleOp module, MLIRContext *context,
       return WalkResult::advance();
     if (op.getNumReductionLoops() == 0 && !options.includeSimpleTasks)
       return WalkResult::advance();
+    // Producers inlined into a task are not tasks of their own.
+    if (op.getNumReductionLoops() == 0 && isInlinedIntoTask(op))
+      return WalkResult::advance();
 
     SmallVector<Operation *> consumers = getTaskConsumers(op);
     fused.insert(consumers.begin(), consumers.end());
-    std::string key = getWorkloadKey(op, consumers);
+    SmallVector<int64_t> inlinedInputs = getTaskInlinedInputs(op);
+    std::string key = getWorkloadKey(op, consumers, inlinedInputs);
     auto [it, inserted] = byKey.try_emplace(key, tasks.size());
     if (!inserted) {
       ++tasks[it->second].weight;
@@ -465,13 +545,20 @@ tessel::extractTasks(ModuleOp module, MLIRContext *context,
     task.opKind = op->getName().stripDialect().str();
     task.weight = 1;
     task.fusedConsumers = consumers.size();
+    task.inlinedInputs = inlinedInputs;
     task.flops = getIterations(op) * countBodyOperations(op);
+    for (int64_t input : inlinedInputs)
+      if (auto producer = op.getDpsInputOperand(input)
+                              ->get()
+                              .getDefiningOp<linalg::LinalgOp>())
+        task.flops += getIterations(producer) * countBodyOperations(producer);
     for (Operation *consumer : consumers)
       task.flops += getIterations(cast<linalg::LinalgOp>(consumer)) *
                     countBodyOperations(cast<linalg::LinalgOp>(consumer));
-    task.description = describeOp(op, consumers.size());
+    task.description = describeOp(op, consumers.size(), inlinedInputs);
     TaskModuleBuilder builder(context, UnknownLoc::get(context));
-    FailureOr<OwningOpRef<ModuleOp>> taskModule = builder.build(op, consumers);
+    FailureOr<OwningOpRef<ModuleOp>> taskModule =
+        builder.build(op, consumers, inlinedInputs);
     if (failed(taskModule)) {
       error = "cannot build a standalone module for " + task.description;
       return WalkResult::interrupt();

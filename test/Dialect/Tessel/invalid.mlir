@@ -146,3 +146,13 @@ func.func @injective_with_reduction(%x: tensor<128x768xf32>, %init: tensor<128xf
   } -> tensor<128xf32>
   return %0 : tensor<128xf32>
 }
+
+// -----
+
+// expected-error @+1 {{inlined operand 1 must also be staged in shared memory (the cooperative load computes the inlined producer)}}
+#not_staged = #tessel.sketch<multi_level_tiling, shared = [0], inlined = [1]>
+
+// -----
+
+// expected-error @+1 {{inlined operands must be strictly increasing, got 1 then 0}}
+#unordered = #tessel.sketch<multi_level_tiling, shared = [0, 1], inlined = [1, 0]>

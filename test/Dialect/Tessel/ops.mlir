@@ -21,6 +21,19 @@ func.func @fused_consumer(%a: tensor<64x256xf32>, %b: tensor<256x64xf32>, %c: te
   return %0 : tensor<64x64xf32>
 }
 
+// CHECK-LABEL: func @inlined_producer
+// CHECK: #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1], register_accumulator, inlined = [0]>
+func.func @inlined_producer(%x: tensor<64x256xf32>, %b: tensor<256x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %a = tensor.pad %x low[0, 0] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %cst : f32
+  } : tensor<64x256xf32> to tensor<64x256xf32>
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1], register_accumulator, inlined = [0]>}
+    ins(%a, %b : tensor<64x256xf32>, tensor<256x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
 // CHECK-LABEL: func @reduction_schedule
 // CHECK: #tessel.config<tiles = {{\[}}[128], [3, 256]], unroll = 16>
 // CHECK-SAME: #tessel.sketch<cross_thread_reduction, "SRR">

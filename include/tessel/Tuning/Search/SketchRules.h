@@ -64,8 +64,9 @@ double getInputReuse(linalg::LinalgOp op, int64_t input);
 bool isMaterializable(SketchAttr sketch);
 
 /// The sketches of `op` fusing its first `fusedConsumers` elementwise
-/// consumers, most promising first. Empty for ops Tessel cannot schedule
-/// (dynamic shapes, no parallel loop).
+/// consumers, most promising first. Every sketch inlines the strict-inlinable
+/// producers (getInlinableProducer) of the inputs it stages in shared memory.
+/// Empty for ops Tessel cannot schedule (dynamic shapes, no parallel loop).
 std::vector<SketchAttr> generateSketches(linalg::LinalgOp op,
                                          int64_t fusedConsumers,
                                          const SketchOptions &options = {});

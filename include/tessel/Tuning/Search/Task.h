@@ -54,11 +54,15 @@ struct TuningTask {
   std::vector<SketchAttr> sketches;
   /// Number of elementwise consumers fused into the target op's kernel.
   int64_t fusedConsumers = 0;
+  /// Inputs of the target op whose strict-inlinable producer (a tensor.pad,
+  /// an injective linalg op) is part of the task and computed in the target
+  /// op's kernel by the sketches that stage the input (SketchAttr::inlined).
+  SmallVector<int64_t> inlinedInputs;
 
   /// The op of `module` marked `tessel.target`.
   linalg::LinalgOp getTargetOp() const;
   /// The description, e.g. "conv_2d_nchw_fchw 1x64x58x58 * 64x64x3x3 s1
-  /// f32 +1 fused".
+  /// f32 +1 fused +pad inlined".
   const std::string &describe() const { return description; }
 };
 
@@ -82,9 +86,14 @@ extractTasks(ModuleOp module, MLIRContext *context,
              const TaskExtractionOptions &options = {});
 
 /// The workload key of `op` with its fused elementwise `consumers` (in
-/// chain order).
+/// chain order) and the producers of its inputs `inlinedInputs`.
 std::string getWorkloadKey(linalg::LinalgOp op,
-                           ArrayRef<Operation *> consumers);
+                           ArrayRef<Operation *> consumers,
+                           ArrayRef<int64_t> inlinedInputs = {});
+
+/// The inputs of `op` whose producers a task rooted at `op` includes: those
+/// that some sketch of `op` inlines (as extractTasks does).
+SmallVector<int64_t> getTaskInlinedInputs(linalg::LinalgOp op);
 
 /// The consumers a task rooted at `op` fuses: the fusible elementwise chain
 /// when the init of `op` is a fill, none otherwise (as extractTasks does).

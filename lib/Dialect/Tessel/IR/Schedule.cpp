@@ -6,7 +6,9 @@
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -21,6 +23,58 @@ FailureOr<LoopNest> LoopNest::get(linalg::LinalgOp op) {
   for (utils::IteratorType type : op.getIteratorTypesArray())
     nest.isReduction.push_back(type == utils::IteratorType::reduction);
   return nest;
+}
+
+static bool hasStaticShape(Type type) {
+  auto shaped = dyn_cast<RankedTensorType>(type);
+  return shaped && shaped.hasStaticShape();
+}
+
+Operation *tessel::getInlinableProducer(linalg::LinalgOp op, int64_t input) {
+  if (input < 0 || input >= op.getNumDpsInputs() ||
+      !op.hasPureTensorSemantics())
+    return nullptr;
+  Value value = op.getDpsInputOperand(input)->get();
+  if (!value.hasOneUse() || !hasStaticShape(value.getType()))
+    return nullptr;
+  if (auto pad = value.getDefiningOp<tensor::PadOp>()) {
+    Value padding = pad.getConstantPaddingValue();
+    if (!padding || !matchPattern(padding, m_Constant()) ||
+        !hasStaticShape(pad.getSourceType()) ||
+        llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic) ||
+        llvm::any_of(pad.getStaticHigh(), ShapedType::isDynamic))
+      return nullptr;
+    return pad;
+  }
+  auto producer = value.getDefiningOp<linalg::LinalgOp>();
+  if (!producer || isa<linalg::FillOp>(producer) ||
+      !producer.hasPureTensorSemantics() || producer->getNumResults() != 1 ||
+      producer.getNumDpsInits() != 1 ||
+      producer.getNumLoops() != producer.getNumParallelLoops() ||
+      producer->getAttr("tessel.sketch"))
+    return nullptr;
+  if (llvm::any_of(producer.getStaticLoopRanges(), ShapedType::isDynamic))
+    return nullptr;
+  OpOperand *init = producer.getDpsInitOperand(0);
+  if (!producer.getMatchingIndexingMap(init).isIdentity() ||
+      producer.payloadUsesValueFromOperand(init))
+    return nullptr;
+  for (OpOperand *operand : producer.getDpsInputOperands()) {
+    if (!isa<RankedTensorType>(operand->get().getType()))
+      continue;
+    if (!hasStaticShape(operand->get().getType()) ||
+        !producer.getMatchingIndexingMap(operand).isProjectedPermutation())
+      return nullptr;
+  }
+  return producer;
+}
+
+SmallVector<int64_t> tessel::getInlinableInputs(linalg::LinalgOp op) {
+  SmallVector<int64_t> inputs;
+  for (int64_t i = 0, e = op.getNumDpsInputs(); i < e; ++i)
+    if (getInlinableProducer(op, i))
+      inputs.push_back(i);
+  return inputs;
 }
 
 static int64_t productFrom(ArrayRef<int64_t> values, unsigned first) {
@@ -150,6 +204,11 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
   for (int64_t operand : sketch.getShared())
     if (operand >= numInputs)
       return emitError() << "shared operand " << operand
+                         << " does not exist: the op has " << numInputs
+                         << " input" << (numInputs == 1 ? "" : "s");
+  for (int64_t operand : sketch.getInlined())
+    if (operand >= numInputs)
+      return emitError() << "inlined operand " << operand
                          << " does not exist: the op has " << numInputs
                          << " input" << (numInputs == 1 ? "" : "s");
   bool hasReduction = llvm::is_contained(nest.isReduction, true);

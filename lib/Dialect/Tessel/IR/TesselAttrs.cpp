@@ -95,7 +95,8 @@ LogicalResult SketchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  SketchKind kind, StringRef structure,
                                  ArrayRef<int64_t> shared,
                                  bool registerAccumulator,
-                                 int64_t fusedConsumers) {
+                                 int64_t fusedConsumers,
+                                 ArrayRef<int64_t> inlined) {
   if (structure.empty() || structure.find_first_not_of("SR") != StringRef::npos)
     return emitError() << "sketch structure '" << structure
                        << "' must be a non-empty string of 'S' (space level) "
@@ -134,11 +135,21 @@ LogicalResult SketchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (fusedConsumers < 0)
     return emitError() << "fused_consumers must be non-negative, got "
                        << fusedConsumers;
+  for (auto [i, operand] : llvm::enumerate(inlined)) {
+    if (i > 0 && operand <= inlined[i - 1])
+      return emitError() << "inlined operands must be strictly increasing, "
+                            "got "
+                         << inlined[i - 1] << " then " << operand;
+    if (!llvm::is_contained(shared, operand))
+      return emitError() << "inlined operand " << operand
+                         << " must also be staged in shared memory (the "
+                            "cooperative load computes the inlined producer)";
+  }
   return success();
 }
 
 // #tessel.sketch<kind [, "STRUCT"] [, shared = [..]] [, register_accumulator]
-//                [, fused_consumers = N]>
+//                [, fused_consumers = N] [, inlined = [..]]>
 Attribute SketchAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   SMLoc loc = parser.getCurrentLocation();
@@ -156,6 +167,7 @@ Attribute SketchAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> shared;
   bool registerAccumulator = false;
   int64_t fusedConsumers = 0;
+  SmallVector<int64_t> inlined;
   bool first = true;
   while (succeeded(parser.parseOptionalComma())) {
     std::string str;
@@ -177,17 +189,21 @@ Attribute SketchAttr::parse(AsmParser &parser, Type) {
     } else if (key == "fused_consumers") {
       if (parser.parseEqual() || parser.parseInteger(fusedConsumers))
         return {};
+    } else if (key == "inlined") {
+      if (parser.parseEqual() || parseIntList(parser, inlined))
+        return {};
     } else {
       parser.emitError(keyLoc) << "unknown sketch parameter '" << key
-                               << "'; expected shared, register_accumulator "
-                                  "or fused_consumers";
+                               << "'; expected shared, register_accumulator, "
+                                  "fused_consumers or inlined";
       return {};
     }
   }
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, *kind,
-                    structure, shared, registerAccumulator, fusedConsumers);
+                    structure, shared, registerAccumulator, fusedConsumers,
+                    inlined);
 }
 
 void SketchAttr::print(AsmPrinter &printer) const {
@@ -201,6 +217,10 @@ void SketchAttr::print(AsmPrinter &printer) const {
     printer << ", register_accumulator";
   if (getFusedConsumers() != 0)
     printer << ", fused_consumers = " << getFusedConsumers();
+  if (!getInlined().empty()) {
+    printer << ", inlined = ";
+    printIntList(printer, getInlined());
+  }
   printer << '>';
 }
 

@@ -27,7 +27,7 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
-  if (name == kTargetAttrName) {
+  if (name == kTargetAttrName || name == kInlinedPadAttrName) {
     if (!isa<UnitAttr>(attr.getValue()) || !isa<linalg::LinalgOp>(op))
       return op->emitError() << "'" << name
                              << "' must be a unit attribute on a linalg op";

@@ -24,11 +24,17 @@ struct TesselDefaultConfigPass
   using Base::Base;
 
   void runOnOperation() override {
-    // Consumers fused into an annotated producer belong to its kernel.
+    // Consumers fused into an annotated producer and producers inlined into
+    // an annotated consumer belong to its kernel.
     llvm::DenseSet<Operation *> fused;
     getOperation().walk([&](linalg::LinalgOp op) {
       for (Operation *consumer : getFusedConsumers(op))
         fused.insert(consumer);
+      if (auto sketch =
+              op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName))
+        for (int64_t input : sketch.getInlined())
+          if (Operation *producer = getInlinableProducer(op, input))
+            fused.insert(producer);
     });
     WalkResult result = getOperation().walk([&](linalg::LinalgOp op) {
       if (op->hasAttr(TesselDialect::kSketchAttrName) ||

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -87,9 +89,13 @@ int64_t tessel::countBodyOperations(linalg::LinalgOp op) {
   return count;
 }
 
+static int64_t getElementBytes(Type type) {
+  return std::max<int64_t>(
+      1, getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+}
+
 static int64_t getElementBytes(Value value) {
-  Type type = getElementTypeOrSelf(value.getType());
-  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  return getElementBytes(value.getType());
 }
 
 static int64_t product(ArrayRef<int64_t> values) {
@@ -103,6 +109,65 @@ static int64_t getResultBytes(linalg::LinalgOp op, ArrayRef<int64_t> extents) {
   for (OpOperand &init : op.getDpsInitsMutable())
     bytes += getFootprint(op.getMatchingIndexingMap(&init), extents) *
              getElementBytes(init.get());
+  return bytes;
+}
+
+namespace {
+/// What an inlined producer of an operand reads and computes, per element
+/// of the operand and per operand tile.
+struct InlinedProducer {
+  /// The producer: a tensor.pad (or the gather it was rewritten into), or
+  /// another injective linalg op.
+  Operation *op = nullptr;
+  /// Whether `op` pads: it reads its source and computes nothing.
+  bool isPad = false;
+};
+} // namespace
+
+static std::optional<InlinedProducer> getInlinedProducer(linalg::LinalgOp op,
+                                                         SketchAttr sketch,
+                                                         int64_t input) {
+  if (!llvm::is_contained(sketch.getInlined(), input))
+    return std::nullopt;
+  Operation *producer = op.getDpsInputOperand(input)->get().getDefiningOp();
+  if (!producer)
+    return std::nullopt;
+  InlinedProducer result;
+  result.op = producer;
+  result.isPad = isa<tensor::PadOp>(producer) ||
+                 producer->hasAttr(TesselDialect::kInlinedPadAttrName);
+  if (!result.isPad && !isa<linalg::LinalgOp>(producer))
+    return std::nullopt;
+  return result;
+}
+
+/// Bytes an inlined producer reads from global memory to compute the
+/// operand tile of shape `tile` (the whole operand for its full shape).
+static int64_t getProducerBytes(const InlinedProducer &producer,
+                                ArrayRef<int64_t> tile) {
+  if (producer.isPad) {
+    // The in-bounds part of the tile, at most the source.
+    Type source;
+    if (auto pad = dyn_cast<tensor::PadOp>(producer.op))
+      source = pad.getSourceType();
+    else
+      producer.op->walk([&](tensor::ExtractOp extract) {
+        source = extract.getTensor().getType();
+      });
+    auto shaped = dyn_cast_or_null<ShapedType>(source);
+    if (!shaped)
+      return 0;
+    int64_t elements = 1;
+    for (auto [size, extent] : llvm::zip(tile, shaped.getShape()))
+      elements *= std::min(size, extent);
+    return elements * getElementBytes(shaped.getElementType());
+  }
+  auto linalgOp = cast<linalg::LinalgOp>(producer.op);
+  int64_t bytes = 0;
+  for (OpOperand *input : linalgOp.getDpsInputOperands())
+    if (isa<ShapedType>(input->get().getType()))
+      bytes += getFootprint(linalgOp.getMatchingIndexingMap(input), tile) *
+               getElementBytes(input->get());
   return bytes;
 }
 
@@ -168,9 +233,27 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
   for (auto [index, input] : llvm::enumerate(op.getDpsInputOperands())) {
     AffineMap map = op.getMatchingIndexingMap(input);
     int64_t elementBytes = getElementBytes(input->get());
-    facts.globalBytesRead += getFootprint(map, extents) * elementBytes;
     int64_t stepTile = getFootprint(map, blockTile) * elementBytes;
     int64_t perThread = getFootprint(map, threadTile) * elementBytes;
+    if (std::optional<InlinedProducer> producer =
+            getInlinedProducer(op, sketch, index)) {
+      // The shared tile is computed from the producer's sources: they are
+      // what global memory serves, and the producer's work is redone for
+      // every tile.
+      auto shape = cast<ShapedType>(input->get().getType()).getShape();
+      SmallVector<int64_t> tile = getFootprintShape(map, blockTile);
+      facts.globalBytesRead += getProducerBytes(*producer, shape);
+      facts.globalBytesRequested +=
+          blocks * steps * getProducerBytes(*producer, tile);
+      facts.sharedBytesMoved +=
+          blocks * steps * (stepTile + threads * perThread);
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(producer->op);
+          linalgOp && !producer->isPad)
+        facts.flops += static_cast<double>(blocks * steps * product(tile)) *
+                       countBodyOperations(linalgOp);
+      continue;
+    }
+    facts.globalBytesRead += getFootprint(map, extents) * elementBytes;
     if (shared.contains(index)) {
       facts.globalBytesRequested += blocks * steps * stepTile;
       facts.sharedBytesMoved +=

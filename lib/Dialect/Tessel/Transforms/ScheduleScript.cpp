@@ -17,6 +17,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -75,6 +76,71 @@ SmallVector<Operation *> tessel::getFusibleConsumers(linalg::LinalgOp op,
     current = user;
   }
   return chain;
+}
+
+//===----------------------------------------------------------------------===//
+// Inlined producers
+//===----------------------------------------------------------------------===//
+
+linalg::GenericOp tessel::rewritePadAsGather(RewriterBase &rewriter,
+                                             tensor::PadOp pad) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(pad);
+  Location loc = pad.getLoc();
+  RankedTensorType resultType = pad.getResultType();
+  ArrayRef<int64_t> sourceShape = pad.getSourceType().getShape();
+  SmallVector<int64_t> low = llvm::to_vector(pad.getStaticLow());
+  SmallVector<int64_t> high = llvm::to_vector(pad.getStaticHigh());
+  Value padding = pad.getConstantPaddingValue();
+  // A constant defined in the pad's region moves out with the pad.
+  if (pad.getRegion().isAncestor(padding.getParentRegion()))
+    padding = rewriter.clone(*padding.getDefiningOp())->getResult(0);
+  Value source = pad.getSource();
+  Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                        resultType.getElementType());
+  int64_t rank = resultType.getRank();
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{resultType}, ValueRange{}, ValueRange{empty},
+      maps, iterators, [&](OpBuilder &b, Location l, ValueRange) {
+        auto constant = [&](int64_t v) -> Value {
+          return arith::ConstantIndexOp::create(b, l, v);
+        };
+        SmallVector<Value> indices;
+        Value outside;
+        for (int64_t d = 0; d < rank; ++d) {
+          Value index = linalg::IndexOp::create(b, l, d);
+          if (low[d] == 0 && high[d] == 0) {
+            indices.push_back(index);
+            continue;
+          }
+          Value shifted =
+              low[d] ? arith::SubIOp::create(b, l, index, constant(low[d]))
+                           .getResult()
+                     : index;
+          // Unsigned: a negative index is out of bounds too.
+          Value out =
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, shifted,
+                                    constant(sourceShape[d]));
+          outside =
+              outside ? arith::OrIOp::create(b, l, outside, out).getResult()
+                      : out;
+          // Clamped, so that the read stays inside the source.
+          Value clamped = arith::MinSIOp::create(
+              b, l, arith::MaxSIOp::create(b, l, shifted, constant(0)),
+              constant(sourceShape[d] - 1));
+          indices.push_back(clamped);
+        }
+        Value value = tensor::ExtractOp::create(b, l, source, indices);
+        if (outside)
+          value = arith::SelectOp::create(b, l, outside, padding, value);
+        linalg::YieldOp::create(b, l, value);
+      });
+  generic->setAttr(TesselDialect::kInlinedPadAttrName, rewriter.getUnitAttr());
+  rewriter.replaceOp(pad, generic->getResults());
+  return generic;
 }
 
 //===----------------------------------------------------------------------===//
@@ -168,6 +234,31 @@ prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
       entry.initAnchor = mark(producer);
       for (Operation *consumer : consumers)
         entry.consumerAnchors.push_back(mark(consumer));
+    }
+
+    // Inlined producers: pads become gathers that tile like any injective
+    // op.
+    for (int64_t input : entry.sketch.getInlined()) {
+      Operation *producer = getInlinableProducer(op, input);
+      if (!producer)
+        return op->emitError()
+               << "sketch inlines the producer of operand " << input
+               << ", which is not strict-inlinable: it must be a single-use "
+                  "tensor.pad with static padding and a constant padding "
+                  "value, or a single-use injective linalg op with static "
+                  "shapes, an identity init map it does not read and "
+                  "projected-permutation input maps";
+      if (entry.sketch.getKind() != SketchKind::MultiLevelTiling ||
+          op.getNumReductionLoops() == 0)
+        return op->emitError()
+               << "inlining a producer needs a multi_level_tiling sketch of "
+                  "an op with a reduction loop: the producer is computed in "
+                  "the shared-memory staging loop";
+      if (auto pad = dyn_cast<tensor::PadOp>(producer)) {
+        IRRewriter rewriter(ctx);
+        producer = rewritePadAsGather(rewriter, pad);
+      }
+      entry.inlinedAnchors.push_back(mark(producer));
     }
 
     SmallVector<int64_t> blockTile =
@@ -356,7 +447,29 @@ private:
   void writeKnobs(const ScheduledOp &op);
   void writeBlockTiling(const ScheduledOp &op, unsigned index);
   void writeThreadTiling(const ScheduledOp &op, unsigned index);
-  void writeCooperativeCopies(const ScheduledOp &op, StringRef scope);
+  /// Splits each of `loads` (per shared operand, in `sketch.getShared()`
+  /// order, a copy into the shared tile or an inlined producer writing it)
+  /// into coalesced thread-level chunks.
+  void writeCooperativeLoads(const ScheduledOp &op,
+                             ArrayRef<std::string> loads);
+  /// The tile sizes of the shared-memory staging loops of `op` (the first
+  /// reduction level; a one-iteration loop when the sketch stages operands
+  /// but the whole reduction fits one stage).
+  SizeList stageSizes(const ScheduledOp &op);
+  /// The number of staging loops with more than one iteration.
+  int64_t numStageLoops(const ScheduledOp &op) const {
+    return llvm::count_if(llvm::seq<unsigned>(0, op.nest.size()),
+                          [&](unsigned l) {
+                            return op.nest.isReduction[l] &&
+                                   levels(op, l)[0] > 1;
+                          });
+  }
+  /// On tensors: fuses the inlined producers of `op` into its block forall
+  /// `forall`, tiles `tiledOp` (the op inside the forall) into the staging
+  /// loops and fuses the producers into them, each writing a workgroup
+  /// buffer: the shared tile of its operand.
+  void writeInlinedProducers(const ScheduledOp &op, StringRef tiledOp,
+                             std::string &forall);
   /// Tiles `target` (running op loops `loopMap`) into the virtual-thread
   /// loops and the thread forall of `op`; returns the thread-level op.
   std::string writeThreadLevel(const ScheduledOp &op, StringRef target,
@@ -523,7 +636,10 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
   std::string anchor = match(root, op.anchor);
   std::string forall;
   if (op.consumerAnchors.empty()) {
-    tileForall(anchor, sizesFor(identity(op), sizeOrForced), "block", forall);
+    std::string tiled = tileForall(anchor, sizesFor(identity(op), sizeOrForced),
+                                   "block", forall);
+    if (!op.inlinedAnchors.empty())
+      writeInlinedProducers(op, tiled, forall);
     return;
   }
   SmallVector<std::string> consumers;
@@ -536,8 +652,11 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
   std::reverse(producers.begin(), producers.end());
   producers.push_back(anchor);
   producers.push_back(match(root, *op.initAnchor));
+  std::string tiledAnchor;
   for (const std::string &producer : producers) {
     std::string fused = fresh("fused"), next = fresh("forall");
+    if (&producer == &producers[producers.size() - 2])
+      tiledAnchor = fused;
     line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_containing_op "
                        "{2} into {3} : (!transform.any_op, !transform.any_op) "
                        "-> (!transform.any_op, !transform.any_op)",
@@ -554,7 +673,70 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
           buffer, newOp, fused));
     }
   }
+  if (!op.inlinedAnchors.empty())
+    writeInlinedProducers(op, tiledAnchor, forall);
   (void)index;
+}
+
+SizeList ScriptWriter::stageSizes(const ScheduledOp &op) {
+  SizeList stage = sizesFor(identity(op), [&](unsigned l) -> std::string {
+    if (!op.nest.isReduction[l] || levels(op, l)[0] == 1)
+      return "";
+    return tileKnob(op, l, 1, "stage_tile");
+  });
+  if (!op.sketch.getShared().empty() && stage.allZero()) {
+    // Promotion copies slices; with the whole reduction staged at once,
+    // a one-iteration staging loop provides them.
+    unsigned first = llvm::find(op.nest.isReduction, true) -
+                     op.nest.isReduction.begin();
+    if (first < op.nest.size()) {
+      stage.entries[first] = tileKnob(op, first, 1, "stage_tile");
+      ++stage.numParams;
+    }
+  }
+  return stage;
+}
+
+void ScriptWriter::writeInlinedProducers(const ScheduledOp &op,
+                                         StringRef tiledOp,
+                                         std::string &forall) {
+  // The block computes the producer over its tile of the operand...
+  SmallVector<std::string> blockProducers;
+  for (int64_t anchor : op.inlinedAnchors) {
+    std::string producer = match(root, anchor);
+    std::string fused = fresh("inlined"), next = fresh("forall");
+    line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_containing_op "
+                       "{2} into {3} : (!transform.any_op, !transform.any_op) "
+                       "-> (!transform.any_op, !transform.any_op)",
+                       fused, next, producer, forall));
+    forall = next;
+    blockProducers.push_back(fused);
+  }
+  // ... and, once the staging loops exist, over the tile of one stage only,
+  // into shared memory: the operand's shared tile. No global temporary is
+  // left. When the whole reduction is one stage, the block's tile is that
+  // of the stage.
+  SmallVector<std::string> loops;
+  if (numStageLoops(op) > 0)
+    tileFor(tiledOp, stageSizes(op), loops);
+  for (const std::string &producer : blockProducers) {
+    std::string fused = producer;
+    if (!loops.empty()) {
+      fused = fresh("inlined");
+      std::string next = fresh("loop");
+      line(llvm::formatv(
+          "{0}, {1} = transform.structured.fuse_into_containing_op {2} into "
+          "{3} : (!transform.any_op, !transform.any_op) -> (!transform.any_op, "
+          "!transform.any_op)",
+          fused, next, producer, loops.back()));
+    }
+    std::string buffer = fresh("buffer"), newOp = fresh("alloc");
+    line(llvm::formatv(
+        "{0}, {1} = transform.structured.bufferize_to_allocation {2} "
+        "{{memory_space = #gpu.address_space<workgroup>, alloc_op = "
+        "\"memref.alloca\", bufferize_destination_only} : !transform.any_op",
+        buffer, newOp, fused));
+  }
 }
 
 std::string ScriptWriter::tileLevelAsLoops(const ScheduledOp &op,
@@ -613,22 +795,9 @@ std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
   return tileForall(current, sizes, "thread", forall);
 }
 
-void ScriptWriter::writeCooperativeCopies(const ScheduledOp &op,
-                                          StringRef scope) {
+void ScriptWriter::writeCooperativeLoads(const ScheduledOp &op,
+                                         ArrayRef<std::string> copies) {
   unsigned numShared = op.sketch.getShared().size();
-  std::string all = fresh("copies");
-  line(llvm::formatv("{0} = transform.structured.match ops{{[\"linalg.copy\"]} "
-                     "in {1} : (!transform.any_op) -> !transform.any_op",
-                     all, scope));
-  SmallVector<std::string> copies;
-  for (unsigned i = 0; i < numShared; ++i)
-    copies.push_back(fresh("copy"));
-  std::string types = "!transform.any_op";
-  for (unsigned i = 1; i < numShared; ++i)
-    types += ", !transform.any_op";
-  line(llvm::formatv("{0} = transform.split_handle {1} : (!transform.any_op) "
-                     "-> ({2})",
-                     llvm::join(copies, ", "), all, types));
   int64_t threads = threadsOf(op);
   ArrayRef<int64_t> vector = op.config.getVector();
   for (unsigned i = 0; i < numShared; ++i) {
@@ -684,39 +853,69 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
 
   std::string current = anchor;
   if (isMultiLevel(op)) {
-    // The shared-memory staging loop over the reductions.
-    bool staged = !op.sketch.getShared().empty();
-    SizeList stage = sizesFor(identity(op), [&](unsigned l) -> std::string {
-      if (!op.nest.isReduction[l] || levels(op, l)[0] == 1)
-        return "";
-      return tileKnob(op, l, 1, "stage_tile");
-    });
-    if (staged && stage.allZero()) {
-      // Promotion copies slices; with the whole reduction staged at once,
-      // a one-iteration staging loop provides them.
-      unsigned first = llvm::find(op.nest.isReduction, true) -
-                       op.nest.isReduction.begin();
-      if (first < op.nest.size()) {
-        stage.entries[first] = tileKnob(op, first, 1, "stage_tile");
-        ++stage.numParams;
-      }
-    }
+    // The shared-memory staging loop over the reductions (already made on
+    // tensors when producers are inlined into it).
+    ArrayRef<int64_t> shared = op.sketch.getShared();
+    SizeList stage = stageSizes(op);
     std::string scope = blockForall;
     if (!stage.allZero()) {
-      SmallVector<std::string> loops;
-      current = tileFor(current, stage, loops);
-      scope = loops.front();
+      if (op.inlinedAnchors.empty() || numStageLoops(op) == 0) {
+        // (A one-iteration staging loop is made here, after
+        // canonicalization, which would remove it.)
+        SmallVector<std::string> loops;
+        current = tileFor(current, stage, loops);
+        scope = loops.front();
+      } else {
+        // Made on tensors: the anchor's innermost loops.
+        int64_t loops = numStageLoops(op);
+        scope = fresh("stage");
+        line(llvm::formatv("{0} = transform.get_parent_op {1} {{op_name = "
+                           "\"scf.for\", nth_parent = {2}} : "
+                           "(!transform.any_op) -> !transform.any_op",
+                           scope, anchor, loops));
+      }
     }
-    if (staged) {
+    // Operands whose producer is inlined are in shared memory already;
+    // the others are promoted, each by a copy.
+    SmallVector<int64_t> promotedOperands;
+    for (int64_t operand : shared)
+      if (!llvm::is_contained(op.sketch.getInlined(), operand))
+        promotedOperands.push_back(operand);
+    SmallVector<std::string> copies;
+    if (!promotedOperands.empty()) {
       std::string promoted = fresh("promoted");
       line(llvm::formatv(
           "{0} = transform.structured.promote {1} {{operands_to_promote = "
           "[{2}], use_alloca, memory_space = #gpu.address_space<workgroup>} "
           ": (!transform.any_op) -> !transform.any_op",
-          promoted, current, joinInts(op.sketch.getShared())));
+          promoted, current, joinInts(promotedOperands)));
       current = promoted;
-      writeCooperativeCopies(op, scope);
+      std::string all = fresh("copies");
+      line(llvm::formatv("{0} = transform.structured.match "
+                         "ops{{[\"linalg.copy\"]} in {1} : "
+                         "(!transform.any_op) -> !transform.any_op",
+                         all, scope));
+      for (unsigned i = 0; i < promotedOperands.size(); ++i)
+        copies.push_back(fresh("copy"));
+      std::string types = "!transform.any_op";
+      for (unsigned i = 1; i < promotedOperands.size(); ++i)
+        types += ", !transform.any_op";
+      line(llvm::formatv("{0} = transform.split_handle {1} : "
+                         "(!transform.any_op) -> ({2})",
+                         llvm::join(copies, ", "), all, types));
     }
+    SmallVector<std::string> loads;
+    for (int64_t operand : shared) {
+      auto inlined = llvm::find(op.sketch.getInlined(), operand);
+      if (inlined != op.sketch.getInlined().end()) {
+        loads.push_back(match(
+            root, op.inlinedAnchors[inlined - op.sketch.getInlined().begin()]));
+        continue;
+      }
+      loads.push_back(
+          copies[llvm::find(promotedOperands, operand) - promotedOperands.begin()]);
+    }
+    writeCooperativeLoads(op, loads);
   }
 
   current = writeThreadLevel(op, current, identity(op));

@@ -59,6 +59,20 @@ int64_t getFootprint(AffineMap map, ArrayRef<int64_t> tile);
 /// of `tile` iterations per loop (the shape of the operand's footprint).
 SmallVector<int64_t> getFootprintShape(AffineMap map, ArrayRef<int64_t> tile);
 
+/// The producer of input `input` of `op` when a sketch may inline it
+/// (Ansor's "always inline strict-inlinable" rule, docs/SearchSpace.md);
+/// null otherwise. Strict-inlinable are, when their result is used once (by
+/// this operand) and all shapes are static:
+/// - a `tensor.pad` with static padding and a constant padding value;
+/// - an injective linalg op on tensors other than a fill: one result,
+///   parallel loops only, an identity map for its init, which the body does
+///   not read, and projected permutations for its inputs.
+Operation *getInlinableProducer(linalg::LinalgOp op, int64_t input);
+
+/// The inputs of `op` whose producer is strict-inlinable
+/// (getInlinableProducer), in increasing order.
+SmallVector<int64_t> getInlinableInputs(linalg::LinalgOp op);
+
 /// Checks that `sketch` and `config` fit `op`. Reports the first problem
 /// through `emitError` and fails; succeeds silently otherwise.
 LogicalResult verifySchedule(linalg::LinalgOp op, SketchAttr sketch,

@@ -49,12 +49,20 @@ def Tessel_SketchAttr : Tessel_Attr<"Sketch", "sketch"> {
       registers and written back once.
     * `fused_consumers`: how many elementwise consumers (a single-use chain
       starting at the op's result) are fused into the kernel.
+    * `inlined`: the input operands whose producer is inlined (Ansor's
+      "always inline strict-inlinable" rule): a single-use `tensor.pad` with
+      a constant padding value or an injective `linalg` op is not a kernel
+      of its own; the cooperative load of the operand's shared tile computes
+      it from the producer's sources. Every inlined operand is also staged
+      in `shared`.
 
     Example:
 
     ```mlir
     #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1],
                    register_accumulator, fused_consumers = 1>
+    #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1],
+                   register_accumulator, inlined = [0]>
     ```
   }];
   let parameters = (ins
@@ -62,8 +70,18 @@ def Tessel_SketchAttr : Tessel_Attr<"Sketch", "sketch"> {
     StringRefParameter<"tiling level structure">:$structure,
     OptionalArrayRefParameter<"int64_t">:$shared,
     DefaultValuedParameter<"bool", "false">:$registerAccumulator,
-    DefaultValuedParameter<"int64_t", "0">:$fusedConsumers
+    DefaultValuedParameter<"int64_t", "0">:$fusedConsumers,
+    OptionalArrayRefParameter<"int64_t">:$inlined
   );
+  let builders = [
+    // The sketch without inlined producers.
+    AttrBuilder<(ins "SketchKind":$kind, "::llvm::StringRef":$structure,
+                     "::llvm::ArrayRef<int64_t>":$shared,
+                     "bool":$registerAccumulator, "int64_t":$fusedConsumers), [{
+      return $_get($_ctxt, kind, structure, shared, registerAccumulator,
+                   fusedConsumers, ::llvm::ArrayRef<int64_t>());
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -73,6 +73,10 @@ def Tessel_Dialect : Dialect {
     /// Name of the unit attribute marking the op a tuning task tunes in its
     /// standalone module.
     static constexpr ::llvm::StringLiteral kTargetAttrName = "tessel.target";
+    /// Name of the unit attribute marking the linalg op that the
+    /// materialization wrote for an inlined `tensor.pad`.
+    static constexpr ::llvm::StringLiteral kInlinedPadAttrName =
+        "tessel.inlined_pad";
 
   private:
     void registerAttributes();

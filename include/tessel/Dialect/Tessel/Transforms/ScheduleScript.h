@@ -16,7 +16,9 @@
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <string>
 #include <vector>
@@ -41,6 +43,10 @@ struct ScheduledOp {
   SmallVector<unsigned> initLoops;
   /// Per shared operand, the block-level footprint of each of its dims.
   SmallVector<SmallVector<int64_t>> sharedFootprints;
+  /// Markers of the inlined producers, one per `sketch.getInlined()` operand.
+  /// Each is an injective linalg op with an identity init map (a
+  /// `tensor.pad` is rewritten into one, see rewritePadAsGather).
+  SmallVector<int64_t> inlinedAnchors;
   /// Whether the op can be vectorized (projected-permutation maps), which
   /// register accumulation relies on.
   bool vectorizable = false;
@@ -85,6 +91,16 @@ SmallVector<Operation *> getFusedConsumers(linalg::LinalgOp op);
 /// Does not look at `op`'s sketch.
 SmallVector<Operation *> getFusibleConsumers(linalg::LinalgOp op,
                                              int64_t maxCount);
+
+/// Rewrites `pad`, which must have static shapes and padding and a padding
+/// value defined outside its region or by a constant, into an all-parallel
+/// `linalg.generic` on `tensor.empty` that reads the source with
+/// `tensor.extract` at clamped indices and selects the padding value outside
+/// the source. Unlike the pad, the generic can be tiled into static tiles and
+/// fused into a consumer's loops. The generic is marked
+/// `TesselDialect::kInlinedPadAttrName`.
+linalg::GenericOp rewritePadAsGather(RewriterBase &rewriter,
+                                     tensor::PadOp pad);
 
 /// Replaces the schedule attributes of every annotated op in `module` by
 /// `tessel.anchor` markers and describes each op. Reports a diagnostic and
