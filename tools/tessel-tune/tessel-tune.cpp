@@ -67,7 +67,7 @@ static cl::opt<std::string>
     measureOption("measure", cl::init("sim:h100"),
                   cl::desc("cuda, or sim:<device> (simulated)"));
 static cl::opt<std::string> strategyName("strategy", cl::init("evolutionary"),
-                                         cl::desc("evolutionary, psa or random"));
+                                         cl::desc("evolutionary, dgd, psa or random"));
 static cl::opt<int> trials("trials", cl::init(1000),
                            cl::desc("Measurements in all"));
 static cl::opt<std::string> dbPath("db", cl::init("tessel-records.db"),
@@ -89,10 +89,68 @@ static cl::opt<int> population("population", cl::init(2048),
                                cl::desc("Evolutionary population size"));
 static cl::opt<int> generations("generations", cl::init(4),
                                 cl::desc("Evolutionary generations"));
+static cl::opt<double> tileMutationWeight(
+    "tile-mutation-weight", cl::init(0.9),
+    cl::desc("Evolutionary: chance that a mutation changes tile sizes rather "
+             "than the unroll knob (TVM: 0.9)"));
 static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
                                           cl::desc("xgboost or random"));
 static cl::opt<std::string> featuresName("features", cl::init("ansor"),
                                          cl::desc("Feature set"));
+// The variants of ICS'24 (docs/Dgd.md): a strategy and a feature set.
+static cl::opt<std::string> variant(
+    "variant", cl::init(""),
+    cl::desc("ansor (evolutionary+ansor), ansor-af (evolutionary+af), "
+             "ansor-ds (dgd+ansor) or ansor-af-ds (dgd+af); sets --strategy "
+             "and --features"));
+// DGD knobs (DgdOptions, docs/Dgd.md).
+static DgdOptions kDgdDefaults;
+static cl::opt<int> dgdInitialSamples(
+    "dgd-initial-samples", cl::init(kDgdDefaults.initialSamples),
+    cl::desc("DGD: random samples that seed the model"));
+static cl::opt<int> dgdWindow("dgd-window", cl::init(kDgdDefaults.window),
+                              cl::desc("DGD: candidates measured per window"));
+static cl::opt<double> dgdScoreRatio(
+    "dgd-score-ratio", cl::init(kDgdDefaults.scoreRatio),
+    cl::desc("DGD: early stop under this fraction of the top score"));
+static cl::opt<double> dgdMeasureRatio(
+    "dgd-measure-ratio", cl::init(kDgdDefaults.measureRatio),
+    cl::desc("DGD: early stop under this fraction of the best measurement"));
+static cl::opt<int> dgdMaxHops("dgd-max-hops", cl::init(kDgdDefaults.maxHops),
+                               cl::desc("DGD: largest hop radius"));
+static cl::opt<std::string> dgdScoreStop(
+    "dgd-score-stop", cl::init(kDgdDefaults.scoreStop),
+    cl::desc("DGD: prefix (measure the window's candidates above the score "
+             "threshold) or all (stop if any is under it)"));
+static cl::opt<std::string> dgdBestMeasured(
+    "dgd-best-measured", cl::init(kDgdDefaults.bestMeasured),
+    cl::desc("DGD: running (best so far) or window (last window's best)"));
+static cl::opt<std::string> dgdStart(
+    "dgd-start", cl::init(kDgdDefaults.start),
+    cl::desc("DGD: random (new random point) or best (best unused measured "
+             "point) at each start"));
+static cl::opt<std::string> dgdRetrain(
+    "dgd-retrain", cl::init(kDgdDefaults.retrain),
+    cl::desc("DGD: move (after each move and local optimum) or window"));
+static cl::opt<int64_t> dgdBudget(
+    "dgd-budget", cl::init(kDgdDefaults.budget),
+    cl::desc("DGD: measurements per task, 0 for no limit beyond --trials"));
+static cl::opt<bool> dgdInitialCount(
+    "dgd-initial-count", cl::init(kDgdDefaults.initialCount),
+    cl::desc("DGD: the initial samples count toward --dgd-budget"));
+static cl::opt<int64_t> dgdMaxStarts(
+    "dgd-max-starts", cl::init(kDgdDefaults.maxStarts),
+    cl::desc("DGD: descents before stopping, 0 for no limit"));
+static cl::opt<double> dgdTimeLimit(
+    "dgd-time-limit", cl::init(kDgdDefaults.timeLimit),
+    cl::desc("DGD: seconds of search, 0 for no limit"));
+static cl::opt<std::string> dgdVectorWidths(
+    "dgd-vector-widths", cl::init(kDgdDefaults.vectorWidths),
+    cl::desc("DGD: keep (the width hopped from, narrowed to fit) or widest "
+             "(the widest width that fits) after each hop"));
+static cl::opt<bool> dgdHopUnroll(
+    "dgd-hop-unroll", cl::init(kDgdDefaults.hopUnroll),
+    cl::desc("DGD: hop the auto-unroll knob too"));
 static cl::opt<double> simNoise("sim-noise", cl::init(0.02),
                                 cl::desc("Simulated measurement noise"));
 static cl::opt<std::string> simFidelityOption(
@@ -187,6 +245,25 @@ int main(int argc, char **argv) {
   registerAllPasses();
   cl::ParseCommandLineOptions(argc, argv, "tessel-tune: tune the kernels of "
                                           "a model\n");
+  if (!variant.empty()) {
+    static const std::pair<StringRef, std::pair<StringRef, StringRef>>
+        kVariants[] = {{"ansor", {"evolutionary", "ansor"}},
+                       {"ansor-af", {"evolutionary", "af"}},
+                       {"ansor-ds", {"dgd", "ansor"}},
+                       {"ansor-af-ds", {"dgd", "af"}}};
+    auto it = llvm::find_if(kVariants,
+                            [](const auto &v) { return v.first == variant; });
+    if (it == std::end(kVariants))
+      return fail("unknown variant '" + variant +
+                  "' (known: ansor, ansor-af, ansor-ds, ansor-af-ds)");
+    auto [strategy, features] = it->second;
+    if ((strategyName.getNumOccurrences() && strategyName != strategy) ||
+        (featuresName.getNumOccurrences() && featuresName != features))
+      return fail("--variant=" + variant + " means --strategy=" + strategy +
+                  " --features=" + features + "; it contradicts the flags given");
+    strategyName.setValue(strategy.str());
+    featuresName.setValue(features.str());
+  }
   std::string error;
   if (!exportFile.empty() || !importFile.empty()) {
     auto db = RecordsDatabase::open(
@@ -330,9 +407,25 @@ int main(int argc, char **argv) {
   if (!runId)
     return fail(llvm::toString(runId.takeError()));
 
+  strategyOptions.dgd.initialSamples = dgdInitialSamples;
+  strategyOptions.dgd.window = dgdWindow;
+  strategyOptions.dgd.scoreRatio = dgdScoreRatio;
+  strategyOptions.dgd.measureRatio = dgdMeasureRatio;
+  strategyOptions.dgd.maxHops = dgdMaxHops;
+  strategyOptions.dgd.scoreStop = dgdScoreStop;
+  strategyOptions.dgd.bestMeasured = dgdBestMeasured;
+  strategyOptions.dgd.start = dgdStart;
+  strategyOptions.dgd.retrain = dgdRetrain;
+  strategyOptions.dgd.budget = dgdBudget;
+  strategyOptions.dgd.initialCount = dgdInitialCount;
+  strategyOptions.dgd.maxStarts = dgdMaxStarts;
+  strategyOptions.dgd.timeLimit = dgdTimeLimit;
+  strategyOptions.dgd.hopUnroll = dgdHopUnroll;
+  strategyOptions.dgd.vectorWidths = dgdVectorWidths;
   strategyOptions.seed = seed;
   strategyOptions.populationSize = population;
   strategyOptions.generations = generations;
+  strategyOptions.tileMutationWeight = tileMutationWeight;
   strategyOptions.costModel = costModelName;
   strategyOptions.features = featuresName;
   auto strategy = createStrategy(strategyName, strategyOptions, device);
@@ -548,10 +641,15 @@ int main(int argc, char **argv) {
       scheduler.update(i, runs[i].bestLatency());
 
   bool terminal = llvm::sys::Process::StandardErrIsDisplayed();
-  int stalled = 0;
+  std::vector<bool> exhausted(runs.size(), false);
   double searchSeconds = 0, compileMeasureSeconds = 0;
   while (trialCounter < trials && (timeLimit <= 0 || elapsed() < timeLimit)) {
     size_t index = scheduler.next();
+    // An exhausted task gets no more rounds: the next live one takes it.
+    for (size_t i = 0; i < runs.size() && exhausted[index]; ++i)
+      index = (index + 1) % runs.size();
+    if (exhausted[index])
+      break;
     TaskRun &run = runs[index];
     int count = std::min<int64_t>(perRound, trials - trialCounter);
     auto searchStart = std::chrono::steady_clock::now();
@@ -560,13 +658,13 @@ int main(int argc, char **argv) {
                          std::chrono::steady_clock::now() - searchStart)
                          .count();
     if (batch.empty()) {
-      // The task's space is exhausted: it gets no more rounds.
+      // The task is exhausted (its space, or the strategy's own budget):
+      // it gets no more rounds. A strategy may return fewer candidates than
+      // asked for (dgd proposes one window at a time); that is not an end.
+      exhausted[index] = true;
       scheduler.update(index, run.bestLatency());
-      if (++stalled > static_cast<int>(runs.size()) * 2)
-        break;
       continue;
     }
-    stalled = 0;
     auto measureStart = std::chrono::steady_clock::now();
     std::vector<Trial> results = measureBatch(run, batch, true);
     compileMeasureSeconds += std::chrono::duration<double>(

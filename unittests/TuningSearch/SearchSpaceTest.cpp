@@ -10,6 +10,7 @@
 #include "tessel/Tuning/Search/SketchRules.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -192,6 +193,60 @@ TEST_F(SearchSpaceTest, CheckExplainsDeviceLimits) {
   EXPECT_EQ(estimate.accumulators, 16);
   EXPECT_EQ(estimate.operands, 16); // 4x2 of A, 2x4 of B
   EXPECT_EQ(estimate.stagedLoads, 2);
+}
+
+/// A matmul small enough to enumerate.
+constexpr const char *kMatmul8 = R"mlir(
+func.func @f(%a: tensor<8x4xf32>, %b: tensor<4x8xf32>) -> tensor<8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x8xf32>) outs(%init : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+})mlir";
+
+TEST_F(SearchSpaceTest, EnumerateCoversTheSampledSpace) {
+  TuningTask &task = taskOf(kMatmul8);
+  for (SketchAttr sketch : task.sketches) {
+    FailureOr<SearchSpace> space =
+        SearchSpace::get(task.getTargetOp(), sketch, device);
+    ASSERT_TRUE(succeeded(space));
+    std::string why;
+    FailureOr<std::vector<ConfigAttr>> all =
+        space->enumerate(space->getSizeEstimate(), &why);
+    ASSERT_TRUE(succeeded(all)) << why;
+    ASSERT_FALSE(all->empty());
+    ASSERT_LE(all->size(), space->getSizeEstimate());
+    // Every config is valid and listed once.
+    llvm::DenseSet<Attribute> distinct;
+    for (ConfigAttr config : *all) {
+      EXPECT_TRUE(succeeded(space->check(config, &why))) << why;
+      EXPECT_TRUE(distinct.insert(config).second);
+    }
+    // Every sampled and mutated config is among them.
+    RandomEngine rng(7);
+    for (int i = 0; i < 300; ++i) {
+      FailureOr<ConfigAttr> config = space->sample(rng, &why);
+      ASSERT_TRUE(succeeded(config)) << why;
+      EXPECT_TRUE(distinct.contains(*config));
+      if (std::optional<ConfigAttr> m = space->mutateTileSize(*config, rng)) {
+        EXPECT_TRUE(distinct.contains(*m));
+      }
+      EXPECT_TRUE(distinct.contains(space->mutateUnroll(*config, rng)));
+    }
+  }
+}
+
+TEST_F(SearchSpaceTest, EnumerateRefusesLargeSpaces) {
+  TuningTask &task = taskOf(kMatmul1024);
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), task.sketches.front(), device);
+  ASSERT_TRUE(succeeded(space));
+  std::string why;
+  EXPECT_TRUE(failed(space->enumerate(1000000, &why)));
+  EXPECT_NE(why.find("exceeds the enumeration cap of 1000000"),
+            std::string::npos)
+      << why;
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 
 #include "tessel/Tuning/Features/FeatureExtractor.h"
 
+#include "tessel/Tuning/Features/AnalyticalFeatures.h"
 #include "tessel/Tuning/Features/AnsorFeatures.h"
 #include "tessel/Tuning/Features/PrunerFeatures.h"
 
@@ -34,6 +35,9 @@ struct ExtractorEntry {
 
 /// Every known extractor, sorted by name. To add one, add its entry here.
 static const ExtractorEntry kExtractors[] = {
+    {"af", [] () -> std::unique_ptr<FeatureExtractor> {
+       return std::make_unique<AnalyticalFeatureExtractor>();
+     }},
     {"ansor", [] () -> std::unique_ptr<FeatureExtractor> {
        return std::make_unique<AnsorFeatureExtractor>();
      }},

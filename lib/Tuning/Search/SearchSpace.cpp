@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -225,6 +226,124 @@ static SmallVector<int64_t> sampleComposition(int64_t exponent, unsigned parts,
     }
   }
   return result;
+}
+
+SmallVector<SmallVector<int64_t>>
+SearchSpace::getValidVectors(ConfigAttr probe) const {
+  SmallVector<SmallVector<int64_t>> result;
+  SmallVector<int64_t> tile = getBlockTile(sketch, probe, nest);
+  int64_t threads = getThreadsPerBlock(sketch, probe, nest);
+  for (auto [index, operand] : llvm::enumerate(sketch.getShared())) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
+    SmallVector<int64_t> shape = getFootprintShape(map, tile);
+    int64_t footprint = getFootprint(map, tile);
+    if (threads <= 0 || footprint % threads != 0)
+      return {};
+    int64_t perThread = footprint / threads;
+    SmallVector<int64_t> &valid = result.emplace_back();
+    for (int64_t width : vectorCandidates[index])
+      if (perThread % width == 0 && (shape.empty() || shape.back() % width == 0))
+        valid.push_back(width);
+    if (valid.empty())
+      return {};
+  }
+  return result;
+}
+
+/// Every way of writing `n` (with prime factors `factors`) as an ordered
+/// product of `levels` factors.
+static std::vector<SmallVector<int64_t>>
+getOrderedFactorizations(ArrayRef<std::pair<int64_t, int64_t>> factors,
+                         unsigned levels) {
+  std::vector<SmallVector<int64_t>> result{SmallVector<int64_t>(levels, 1)};
+  for (auto [prime, exponent] : factors) {
+    std::vector<SmallVector<int64_t>> next;
+    for (const SmallVector<int64_t> &partial : result) {
+      // Every composition of `exponent` into `levels` parts.
+      SmallVector<int64_t> parts(levels, 0);
+      std::function<void(unsigned, int64_t)> place = [&](unsigned level,
+                                                         int64_t left) {
+        if (level + 1 == levels) {
+          parts[level] = left;
+          SmallVector<int64_t> tiles = partial;
+          for (unsigned l = 0; l < levels; ++l)
+            for (int64_t i = 0; i < parts[l]; ++i)
+              tiles[l] *= prime;
+          next.push_back(std::move(tiles));
+          return;
+        }
+        for (int64_t k = 0; k <= left; ++k) {
+          parts[level] = k;
+          place(level + 1, left - k);
+        }
+      };
+      place(0, exponent);
+    }
+    result = std::move(next);
+  }
+  return result;
+}
+
+FailureOr<std::vector<ConfigAttr>>
+SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
+  uint64_t points = getSizeEstimate();
+  if (points > maxPoints) {
+    if (why)
+      *why = "the space of " + std::to_string(points) +
+             " points (tilings x unroll values x vector widths, before the "
+             "constraints) exceeds the enumeration cap of " +
+             std::to_string(maxPoints);
+    return failure();
+  }
+  MLIRContext *ctx = op->getContext();
+  std::vector<std::vector<SmallVector<int64_t>>> perLoop;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    perLoop.push_back(
+        getOrderedFactorizations(primeFactors[loop], getNumLevels(loop)));
+  std::vector<ConfigAttr> configs;
+  SmallVector<int64_t> ones(sketch.getShared().size(), 1);
+  SmallVector<size_t> at(nest.size(), 0);
+  while (true) {
+    SmallVector<SmallVector<int64_t>> tiles;
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      tiles.push_back(perLoop[loop][at[loop]]);
+    // The tiles alone (with 1-wide loads) must fit; wider loads only add
+    // registers.
+    auto probe = ConfigAttr::get(ctx, tiles, kUnrollValues[0], ones);
+    if (succeeded(check(probe))) {
+      SmallVector<SmallVector<int64_t>> widths = getValidVectors(probe);
+      if (widths.size() == ones.size()) {
+        SmallVector<size_t> w(widths.size(), 0);
+        while (true) {
+          SmallVector<int64_t> vector;
+          for (auto [index, choice] : llvm::enumerate(w))
+            vector.push_back(widths[index][choice]);
+          // No constraint reads the unroll value: check one, keep all.
+          if (succeeded(
+                  check(ConfigAttr::get(ctx, tiles, kUnrollValues[0], vector))))
+            for (int64_t unroll : kUnrollValues)
+              configs.push_back(ConfigAttr::get(ctx, tiles, unroll, vector));
+          unsigned i = 0;
+          for (; i < w.size(); ++i) {
+            if (++w[i] < widths[i].size())
+              break;
+            w[i] = 0;
+          }
+          if (i == w.size())
+            break;
+        }
+      }
+    }
+    unsigned loop = 0;
+    for (; loop < nest.size(); ++loop) {
+      if (++at[loop] < perLoop[loop].size())
+        break;
+      at[loop] = 0;
+    }
+    if (loop == nest.size())
+      break;
+  }
+  return configs;
 }
 
 std::optional<SmallVector<int64_t>>

@@ -8,6 +8,7 @@
 #include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
+#include "tessel/Tuning/Tuner/DgdStrategy.h"
 #include "tessel/Tuning/Tuner/PsaStrategy.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -75,11 +76,12 @@ std::vector<Candidate> tessel::sampleUnseen(TaskSearchState &state,
 }
 
 Candidate tessel::mutateCandidate(TaskSearchState &state,
-                                  const Candidate &candidate) {
+                                  const Candidate &candidate,
+                                  double tileMutationWeight) {
   Candidate child = candidate;
   SearchSpace &space = state.spaces[child.space];
   std::optional<ConfigAttr> mutated;
-  if (state.rng.uniform(2) == 0)
+  if (state.rng.uniformReal() < tileMutationWeight)
     mutated = space.mutateTileSize(child.config, state.rng);
   else
     mutated = space.mutateUnroll(child.config, state.rng);
@@ -257,7 +259,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
           cumulative.begin();
       Candidate child = population[std::min(parent, population.size() - 1)];
       if (state.rng.uniformReal() < options.mutationProbability)
-        child = mutateCandidate(state, child);
+        child = mutateCandidate(state, child, options.tileMutationWeight);
       next.push_back(child);
     }
     population = std::move(next);
@@ -284,7 +286,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
 }
 
 std::vector<std::string> tessel::getStrategyNames() {
-  return {"evolutionary", "psa", "random"};
+  return {"dgd", "evolutionary", "psa", "random"};
 }
 
 llvm::Expected<std::unique_ptr<SearchStrategy>>
@@ -294,9 +296,9 @@ tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
     return std::make_unique<RandomStrategy>();
   if (name == "psa")
     return createPsaStrategy(options, device);
-  if (name != "evolutionary")
+  if (name != "evolutionary" && name != "dgd")
     return llvm::createStringError("unknown strategy '" + name.str() +
-                                   "' (known: evolutionary, psa, random)");
+                                   "' (known: dgd, evolutionary, psa, random)");
   auto extractor = createFeatureExtractor(options.features);
   if (!extractor)
     return extractor.takeError();
@@ -311,6 +313,13 @@ tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
   } else {
     return llvm::createStringError("unknown cost model '" + options.costModel +
                                    "' (known: xgboost, random)");
+  }
+  if (name == "dgd") {
+    std::string invalid = options.dgd.validate();
+    if (!invalid.empty())
+      return llvm::createStringError(invalid);
+    return std::make_unique<DgdStrategy>(options, device, std::move(*extractor),
+                                         std::move(model));
   }
   return std::make_unique<EvolutionaryStrategy>(
       options, device, std::move(*extractor), std::move(model));

@@ -22,6 +22,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir {
 namespace tessel {
@@ -87,6 +88,15 @@ public:
   /// On failure, `why` (when given) says which constraint failed.
   LogicalResult check(ConfigAttr config, std::string *why = nullptr) const;
 
+  /// Every config of the space, in a fixed order: every ordered
+  /// factorization of every loop into its levels, every unroll value and
+  /// every vector width of each staged operand that divides its per-thread
+  /// load, kept when check() accepts it. Fails, with the reason in `why`,
+  /// when getSizeEstimate() exceeds `maxPoints` (the points it would visit)
+  /// instead of running for hours.
+  FailureOr<std::vector<ConfigAttr>> enumerate(uint64_t maxPoints,
+                                               std::string *why = nullptr);
+
   /// Number of points of the unconstrained space: the ordered
   /// factorizations of every loop times the unroll values times the vector
   /// widths (saturates at UINT64_MAX).
@@ -122,6 +132,9 @@ private:
   /// when some operand has none.
   std::optional<SmallVector<int64_t>> sampleVector(ConfigAttr probe,
                                                    RandomEngine &rng) const;
+  /// Per staged operand, every vector width that divides its per-thread
+  /// load under the tiles of `probe` (empty when some operand has none).
+  SmallVector<SmallVector<int64_t>> getValidVectors(ConfigAttr probe) const;
   /// Tiles of `config` as vectors.
   SmallVector<SmallVector<int64_t>> getTiles(ConfigAttr config) const;
 

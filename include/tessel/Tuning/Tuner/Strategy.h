@@ -9,7 +9,8 @@
 // the search space) and `evolutionary` (Ansor, section 5: a population of
 // fresh samples and the best measured schedules, evolved by mutation under a
 // learned cost model, with epsilon-greedy exploration). Every knob is in
-// StrategyOptions, with a seed.
+// StrategyOptions, with a seed. `dgd` (ICS'24's dynamic gradient descent)
+// is in DgdStrategy.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,7 @@
 #include "tessel/Tuning/Search/RandomEngine.h"
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Tuning/Search/Task.h"
+#include "tessel/Tuning/Tuner/DgdSearch.h"
 #include "tessel/Tuning/Tuner/PrunerOptions.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -81,16 +83,21 @@ struct StrategyOptions {
   int populationSize = 2048;
   int generations = 4;
   double mutationProbability = 0.85;
+  /// Chance that a mutation changes tile sizes rather than the unroll knob
+  /// (TVM's GPU mutation weights: tile size 0.9, auto-unroll 0.1).
+  double tileMutationWeight = 0.9;
   /// Fraction of each batch drawn at random instead of by the model.
   double epsilonGreedy = 0.05;
   /// Fraction of the initial population taken from the best measured.
   double measuredRatio = 0.2;
   /// "xgboost" or "random".
   std::string costModel = "xgboost";
-  /// Feature extractor name ("ansor").
+  /// Feature extractor name ("ansor", "af").
   std::string features = "ansor";
   /// Worker threads of the cost model.
   int modelThreads = 1;
+  /// Dynamic gradient descent (`dgd`, docs/Dgd.md).
+  DgdOptions dgd;
   /// Strategy `psa` (docs/Pruner.md).
   PrunerOptions pruner;
 };
@@ -113,7 +120,7 @@ public:
 /// Names createStrategy() knows.
 std::vector<std::string> getStrategyNames();
 
-/// Creates the strategy `name` ("evolutionary", "psa", "random").
+/// Creates the strategy `name` ("dgd", "evolutionary", "psa", "random").
 llvm::Expected<std::unique_ptr<SearchStrategy>>
 createStrategy(llvm::StringRef name, const StrategyOptions &options,
                const DeviceDescription &device);
@@ -125,10 +132,12 @@ std::vector<Candidate> sampleUnseen(TaskSearchState &state, int count);
 /// seen or not; std::nullopt when sampling fails.
 std::optional<Candidate> sampleCandidate(TaskSearchState &state);
 
-/// Ansor's GPU mutation of `candidate`: its tile sizes or its unroll value
-/// (one of the two, evenly), as the evolutionary search mutates. Returns
-/// `candidate` unchanged when the mutation finds no valid config.
-Candidate mutateCandidate(TaskSearchState &state, const Candidate &candidate);
+/// Ansor's GPU mutation of `candidate`: its tile sizes (with chance
+/// `tileMutationWeight`, TVM's 0.9) or else its unroll value, as the
+/// evolutionary search mutates. Returns `candidate` unchanged when the
+/// mutation finds no valid config.
+Candidate mutateCandidate(TaskSearchState &state, const Candidate &candidate,
+                          double tileMutationWeight = 0.9);
 
 } // namespace tessel
 } // namespace mlir

@@ -1,0 +1,8 @@
+// BERT-base (hidden 768, 12 heads, FFN 3072) batch 16 seq 128: FFN out, 12 per forward pass
+func.func @forward(%a: tensor<2048x3072xf32>, %b: tensor<3072x768xf32>) -> tensor<2048x768xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2048x768xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2048x768xf32>) -> tensor<2048x768xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<2048x3072xf32>, tensor<3072x768xf32>) outs(%c : tensor<2048x768xf32>) -> tensor<2048x768xf32>
+  return %r : tensor<2048x768xf32>
+}

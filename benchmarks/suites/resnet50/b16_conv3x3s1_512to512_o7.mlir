@@ -1,0 +1,9 @@
+// conv_2d_nchw_fchw 16x512x9x9 * 512x512x3x3 stride 1 -> 16x512x7x7: task 23 of torchmlir-resnet50.mlir (--list-tasks), batch set to 16
+func.func @forward(%x: tensor<16x512x9x9xf32>, %w: tensor<512x512x3x3xf32>) -> tensor<16x512x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x512x7x7xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x512x7x7xf32>) -> tensor<16x512x7x7xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<16x512x9x9xf32>, tensor<512x512x3x3xf32>) outs(%c : tensor<16x512x7x7xf32>) -> tensor<16x512x7x7xf32>
+  return %r : tensor<16x512x7x7xf32>
+}
