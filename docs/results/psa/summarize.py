@@ -99,12 +99,52 @@ def total_curve(report, horizon):
     return totals, elapsed_at
 
 
+def report_from_db(path):
+    """A --report-like summary of a run still in progress, from its records
+    (median times; baseline records are trial 0)."""
+    import sqlite3
+    c = sqlite3.connect("file:" + path + "?mode=ro", uri=True)
+    rows = c.execute(
+        "select m.trial, m.median_us, m.elapsed_s, m.status, t.id, t.weight, "
+        "t.flops from measurements m join configs g on m.config_id = g.id "
+        "join sketches s on g.sketch_id = s.id join tasks t on s.task_id = t.id "
+        "order by m.id").fetchall()
+    tasks = {}
+    trials = 0
+    for trial, us, elapsed, status, tid, weight, flops in rows:
+        task = tasks.setdefault(tid, {"weight": weight, "flops": flops,
+                                      "default_latency_us": None, "curve": [],
+                                      "best": None})
+        trials = max(trials, trial)
+        if status != "ok" or not us:
+            continue
+        if trial == 0 and task["default_latency_us"] is None:
+            task["default_latency_us"] = us
+        if task["best"] is None or us < task["best"]:
+            task["best"] = us
+            task["curve"].append({"trial": trial, "elapsed_s": elapsed,
+                                  "best_gflops": flops / (us * 1e3)})
+    for task in tasks.values():
+        if task["default_latency_us"] is None:
+            task["default_latency_us"] = float("inf")
+    return {"tasks": list(tasks.values()), "trials": trials,
+            "elapsed_s": max((r[2] for r in rows), default=0),
+            "partial": True}
+
+
 def tuning(directory, figure):
     reports = {}
     for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
         name = os.path.basename(path)[:-5]
         workload, run = name.split(".", 1)
         reports.setdefault(workload, {})[run] = json.load(open(path))
+    # Runs without a report are still running: read their records.
+    for path in sorted(glob.glob(os.path.join(directory, "*.db"))):
+        name = os.path.basename(path)[:-3]
+        workload, run = name.split(".", 1)
+        if run not in reports.get(workload, {}):
+            reports.setdefault(workload, {})[run + " (PARTIAL)"] = \
+                report_from_db(path)
     print("### Time to the quality of `evolutionary` at 1000 trials "
           "(SIMULATED, sim:h100, analytic)\n")
     print("Total = sum over tasks of weight x best latency (default schedule "
@@ -113,8 +153,8 @@ def tuning(directory, figure):
           "Virtual seconds include 0.6 s per measured candidate plus the "
           "real search time.\n")
     print("| workload | run | trials run | total at end (us) | reaches at trial "
-          "| x (trials) | virtual s to reach | x (time) |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| x (trials) | virtual s to reach | x (time) | within 5% at trial |")
+    print("|---|---|---|---|---|---|---|---|---|")
     curves = {}
     for workload, runs in sorted(reports.items()):
         ref = runs.get("evolutionary")
@@ -130,18 +170,21 @@ def tuning(directory, figure):
             curves[(workload, run)] = totals
             reach = next((i for i, v in enumerate(totals) if v <= target * (1 + 1e-9)),
                          None)
+            near = next((i for i, v in enumerate(totals) if v <= target * 1.05),
+                        None)
+            near = str(near) if near is not None else "not reached"
             if reach is not None:
                 # The curve point at `reach` (an improvement) has its time.
                 seconds = elapsed_at.get(reach)
-                print("| %s | %s | %d | %.1f | %d | %.2f | %s | %s |" % (
+                print("| %s | %s | %d | %.1f | %d | %.2f | %s | %s | %s |" % (
                     workload, run, report["trials"], totals[-1], reach,
                     1000.0 / max(reach, 1),
                     "%.0f" % seconds if seconds is not None else "?",
-                    "%.2f" % (ref_elapsed / seconds) if seconds else "?"))
+                    "%.2f" % (ref_elapsed / seconds) if seconds else "?", near))
             else:
-                print("| %s | %s | %d | %.1f | not reached | < %.2f | | |" % (
+                print("| %s | %s | %d | %.1f | not reached | < %.2f | | | %s |" % (
                     workload, run, report["trials"], totals[-1],
-                    1000.0 / report["trials"]))
+                    1000.0 / report["trials"], near))
     if figure and curves:
         import matplotlib
         matplotlib.use("Agg")
