@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Tuner/PsaStrategy.h"
+#include "tessel/Tuning/Tuner/TrainingRecords.h"
 #include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
@@ -43,9 +44,6 @@ private:
   /// The target space of `state`'s task, regenerated every
   /// `regenerateEvery` rounds of the task.
   TargetSpace &getTargetSpace(TaskSearchState &state);
-  /// Features of `candidates` (zeros for one that fails), cached per task.
-  std::vector<FeatureVector> extract(TaskSearchState &state,
-                                     ArrayRef<Candidate> candidates);
   /// The candidates the model ranks this round: the target space, the best
   /// measured and `modelGenerations` generations of their mutations. Each
   /// unseen one with its model score.
@@ -66,15 +64,9 @@ private:
     bool generated = false;
   };
   llvm::DenseMap<TaskSearchState *, TaskPruning> pruning;
-  std::vector<FeatureVector> trainFeatures;
-  std::vector<double> trainThroughputs;
-  std::vector<unsigned> trainTasks;
-  llvm::DenseMap<TaskSearchState *, unsigned> taskIds;
-  llvm::DenseMap<TaskSearchState *,
-                 llvm::DenseMap<std::pair<Attribute, Attribute>, FeatureVector>>
-      featureCache;
-  bool dirty = false;
   bool trained = false;
+  /// Rows and features; after `features`, which it refers to.
+  TrainingRecords records{*features, device};
 };
 
 } // namespace
@@ -103,56 +95,25 @@ TargetSpace &PsaStrategy::getTargetSpace(TaskSearchState &state) {
   return task.space;
 }
 
-std::vector<FeatureVector>
-PsaStrategy::extract(TaskSearchState &state, ArrayRef<Candidate> candidates) {
-  std::vector<FeatureVector> result;
-  result.reserve(candidates.size());
-  linalg::LinalgOp op = state.task->getTargetOp();
-  auto &cache = featureCache[&state];
-  for (const Candidate &c : candidates) {
-    auto it = cache.find(c.getId());
-    if (it == cache.end()) {
-      FailureOr<std::vector<float>> f =
-          features->extract(op, state.consumers, c.sketch, c.config, device);
-      it = cache
-               .try_emplace(c.getId(),
-                            failed(f) ? FeatureVector(features->width(), 0)
-                                      : std::move(*f))
-               .first;
-    }
-    result.push_back(it->second);
-  }
-  return result;
-}
-
 llvm::Error PsaStrategy::observe(TaskSearchState &state,
                                  ArrayRef<Trial> trials) {
-  auto [it, inserted] = taskIds.try_emplace(&state, taskIds.size());
-  std::vector<Candidate> candidates;
-  for (const Trial &trial : trials)
-    candidates.push_back(trial.candidate);
-  std::vector<FeatureVector> vectors = extract(state, candidates);
-  for (auto [trial, vector] : llvm::zip(trials, vectors)) {
-    trainFeatures.push_back(std::move(vector));
-    trainThroughputs.push_back(trial.result.isOk() ? trial.gflops : 0.0);
-    trainTasks.push_back(it->second);
-  }
-  dirty = true;
+  records.add(state, trials);
   return llvm::Error::success();
 }
 
 void PsaStrategy::retrain() {
-  if (!dirty)
+  if (!records.takeNewRows())
     return;
-  dirty = false;
-  if (llvm::none_of(trainThroughputs, [](double t) { return t > 0; }))
+  if (llvm::none_of(records.throughputs, [](double t) { return t > 0; }))
     return;
   llvm::Error error = llvm::Error::success();
   if (auto *xgb = dynamic_cast<XGBoostCostModel *>(model.get()))
-    error = xgb->trainGrouped(trainFeatures, trainThroughputs, trainTasks);
+    error = xgb->trainGrouped(records.features, records.throughputs,
+                              records.tasks);
   else
-    error = model->train(trainFeatures,
-                         normalizeThroughputs(trainThroughputs, trainTasks));
+    error = model->train(
+        records.features,
+        normalizeThroughputs(records.throughputs, records.tasks));
   if (error) {
     llvm::consumeError(std::move(error));
     return;
@@ -201,7 +162,7 @@ PsaStrategy::rankByModel(TaskSearchState &state, TargetSpace &space) {
       pool;
   for (int generation = 0; !population.empty(); ++generation) {
     llvm::Expected<std::vector<double>> scores =
-        model->predict(extract(state, population));
+        model->predict(records.extract(state, population));
     if (!scores) {
       llvm::consumeError(scores.takeError());
       return {};

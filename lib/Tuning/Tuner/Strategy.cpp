@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Tuner/Strategy.h"
+#include "tessel/Tuning/Tuner/TrainingRecords.h"
 #include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
@@ -116,9 +117,6 @@ public:
                       ArrayRef<Trial> trials) override;
 
 private:
-  /// Features of `candidates` (a zero vector for one that fails).
-  std::vector<FeatureVector> extract(TaskSearchState &state,
-                                     ArrayRef<Candidate> candidates);
   /// Retrains the model on every observed trial if new ones arrived.
   void retrain();
 
@@ -126,72 +124,28 @@ private:
   DeviceDescription device;
   std::unique_ptr<FeatureExtractor> features;
   std::unique_ptr<CostModel> model;
-  /// Training set over all tasks: features, throughput, task id.
-  std::vector<FeatureVector> trainFeatures;
-  std::vector<double> trainThroughputs;
-  std::vector<unsigned> trainTasks;
-  llvm::DenseMap<TaskSearchState *, unsigned> taskIds;
-  /// Features of every schedule seen, per task (schedules recur across
-  /// generations and rounds).
-  llvm::DenseMap<TaskSearchState *,
-                 llvm::DenseMap<std::pair<Attribute, Attribute>, FeatureVector>>
-      featureCache;
-  bool dirty = false;
   bool trained = false;
+  /// Rows and features; after `features`, which it refers to.
+  TrainingRecords records{*features, device};
 };
 
 } // namespace
 
-std::vector<FeatureVector>
-EvolutionaryStrategy::extract(TaskSearchState &state,
-                              ArrayRef<Candidate> candidates) {
-  std::vector<FeatureVector> result;
-  result.reserve(candidates.size());
-  linalg::LinalgOp op = state.task->getTargetOp();
-  // Populations repeat their fittest members: extract each schedule once.
-  auto &cache = featureCache[&state];
-  for (const Candidate &c : candidates) {
-    auto key = c.getId();
-    auto it = cache.find(key);
-    if (it == cache.end()) {
-      FailureOr<std::vector<float>> f =
-          features->extract(op, state.consumers, c.sketch, c.config, device);
-      it = cache
-               .try_emplace(key, failed(f) ? FeatureVector(features->width(), 0)
-                                           : std::move(*f))
-               .first;
-    }
-    result.push_back(it->second);
-  }
-  return result;
-}
-
 llvm::Error EvolutionaryStrategy::observe(TaskSearchState &state,
                                           ArrayRef<Trial> trials) {
-  auto [it, inserted] = taskIds.try_emplace(&state, taskIds.size());
-  std::vector<Candidate> candidates;
-  for (const Trial &trial : trials)
-    candidates.push_back(trial.candidate);
-  std::vector<FeatureVector> vectors = extract(state, candidates);
-  for (auto [trial, vector] : llvm::zip(trials, vectors)) {
-    trainFeatures.push_back(std::move(vector));
-    trainThroughputs.push_back(trial.result.isOk() ? trial.gflops : 0.0);
-    trainTasks.push_back(it->second);
-  }
-  dirty = true;
+  records.add(state, trials);
   return llvm::Error::success();
 }
 
 void EvolutionaryStrategy::retrain() {
-  if (!dirty)
+  if (!records.takeNewRows())
     return;
-  dirty = false;
   std::vector<double> targets =
-      normalizeThroughputs(trainThroughputs, trainTasks);
+      normalizeThroughputs(records.throughputs, records.tasks);
   if (std::none_of(targets.begin(), targets.end(),
                    [](double t) { return t > 0; }))
     return;
-  if (llvm::Error error = model->train(trainFeatures, targets)) {
+  if (llvm::Error error = model->train(records.features, targets)) {
     llvm::consumeError(std::move(error));
     return;
   }
@@ -231,7 +185,7 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
   llvm::MapVector<std::pair<Attribute, Attribute>, std::pair<double, Candidate>>
       pool;
   for (int generation = 0;; ++generation) {
-    auto scores = model->predict(extract(state, population));
+    auto scores = model->predict(records.extract(state, population));
     if (!scores) {
       llvm::consumeError(scores.takeError());
       return sampleUnseen(state, count);
