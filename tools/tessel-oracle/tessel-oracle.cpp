@@ -63,42 +63,6 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// The default schedule the pipeline gives the task's target op.
-static std::optional<Candidate> getDefaultCandidate(TuningTask &task) {
-  OwningOpRef<ModuleOp> module(cast<ModuleOp>(task.module->clone()));
-  PassManager pm(module->getContext());
-  pm.addPass(createTesselDefaultConfig());
-  if (failed(pm.run(*module)))
-    return std::nullopt;
-  std::optional<Candidate> result;
-  module->walk([&](linalg::LinalgOp op) {
-    if (!op->hasAttr(kTaskTargetAttrName))
-      return;
-    auto sketch = op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName);
-    auto config = op->getAttrOfType<ConfigAttr>(TesselDialect::kConfigAttrName);
-    if (sketch && config)
-      result = Candidate{0, sketch, config};
-  });
-  return result;
-}
-
-/// The consumers fused into the task's target op (the same as tessel-tune's).
-static SmallVector<linalg::LinalgOp> getConsumers(TuningTask &task) {
-  SmallVector<linalg::LinalgOp> consumers;
-  linalg::LinalgOp target = task.getTargetOp();
-  bool after = false;
-  task.module->walk([&](linalg::LinalgOp op) {
-    if (op == target) {
-      after = true;
-      return;
-    }
-    if (after && !isa<linalg::FillOp>(op) &&
-        static_cast<int64_t>(consumers.size()) < task.fusedConsumers)
-      consumers.push_back(op);
-  });
-  return consumers;
-}
-
 static std::string print(Attribute attr) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -149,7 +113,7 @@ int main(int argc, char **argv) {
   for (auto [index, task] : llvm::enumerate(*tasks)) {
     TaskSearchState state;
     state.task = &task;
-    state.consumers = getConsumers(task);
+    state.consumers = getTaskFusedConsumers(task);
     for (SketchAttr sketch : task.sketches) {
       FailureOr<SearchSpace> space =
           SearchSpace::get(task.getTargetOp(), sketch, *device);

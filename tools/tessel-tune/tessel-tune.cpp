@@ -203,43 +203,6 @@ struct TaskRun {
 };
 } // namespace
 
-/// The fused consumers of the task's target op: the linalg ops after it
-/// that are not fills, in order.
-static SmallVector<linalg::LinalgOp> getConsumers(TuningTask &task) {
-  SmallVector<linalg::LinalgOp> consumers;
-  linalg::LinalgOp target = task.getTargetOp();
-  bool after = false;
-  task.module->walk([&](linalg::LinalgOp op) {
-    if (op == target) {
-      after = true;
-      return;
-    }
-    if (after && !isa<linalg::FillOp>(op) &&
-        static_cast<int64_t>(consumers.size()) < task.fusedConsumers)
-      consumers.push_back(op);
-  });
-  return consumers;
-}
-
-/// The default schedule the pipeline gives the target op.
-static std::optional<Candidate> getDefaultCandidate(TaskRun &run) {
-  OwningOpRef<ModuleOp> module(cast<ModuleOp>(run.task->module->clone()));
-  PassManager pm(module->getContext());
-  pm.addPass(createTesselDefaultConfig());
-  if (failed(pm.run(*module)))
-    return std::nullopt;
-  std::optional<Candidate> result;
-  module->walk([&](linalg::LinalgOp op) {
-    if (!op->hasAttr(kTaskTargetAttrName))
-      return;
-    auto sketch = op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName);
-    auto config = op->getAttrOfType<ConfigAttr>(TesselDialect::kConfigAttrName);
-    if (sketch && config)
-      result = Candidate{0, sketch, config};
-  });
-  return result;
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
@@ -456,7 +419,7 @@ int main(int argc, char **argv) {
     run.task = &task;
     run.state.task = &task;
     run.state.rng = RandomEngine(seed * 1000003 + index);
-    run.state.consumers = getConsumers(task);
+    run.state.consumers = getTaskFusedConsumers(task);
     for (SketchAttr sketch : task.sketches) {
       FailureOr<SearchSpace> space =
           SearchSpace::get(task.getTargetOp(), sketch, device);
@@ -606,7 +569,7 @@ int main(int argc, char **argv) {
 
   // The default schedule of each task, the baseline of the speedups.
   for (TaskRun &run : runs) {
-    std::optional<Candidate> fallback = getDefaultCandidate(run);
+    std::optional<Candidate> fallback = getDefaultCandidate(*run.task);
     if (!fallback)
       continue;
     for (auto [index, space] : llvm::enumerate(run.state.spaces))

@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Tuner/Strategy.h"
+#include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
 #include "tessel/Tuning/Tuner/TrainingRecords.h"
 #include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
@@ -277,4 +279,39 @@ tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
   }
   return std::make_unique<EvolutionaryStrategy>(
       options, device, std::move(*extractor), std::move(model));
+}
+
+SmallVector<linalg::LinalgOp>
+tessel::getTaskFusedConsumers(TuningTask &task) {
+  SmallVector<linalg::LinalgOp> consumers;
+  linalg::LinalgOp target = task.getTargetOp();
+  bool after = false;
+  task.module->walk([&](linalg::LinalgOp op) {
+    if (op == target) {
+      after = true;
+      return;
+    }
+    if (after && !isa<linalg::FillOp>(op) &&
+        static_cast<int64_t>(consumers.size()) < task.fusedConsumers)
+      consumers.push_back(op);
+  });
+  return consumers;
+}
+
+std::optional<Candidate> tessel::getDefaultCandidate(TuningTask &task) {
+  OwningOpRef<ModuleOp> module(cast<ModuleOp>(task.module->clone()));
+  PassManager pm(module->getContext());
+  pm.addPass(createTesselDefaultConfig());
+  if (failed(pm.run(*module)))
+    return std::nullopt;
+  std::optional<Candidate> result;
+  module->walk([&](linalg::LinalgOp op) {
+    if (!op->hasAttr(kTaskTargetAttrName))
+      return;
+    auto sketch = op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName);
+    auto config = op->getAttrOfType<ConfigAttr>(TesselDialect::kConfigAttrName);
+    if (sketch && config)
+      result = Candidate{0, sketch, config};
+  });
+  return result;
 }

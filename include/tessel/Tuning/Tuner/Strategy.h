@@ -125,6 +125,14 @@ llvm::Expected<std::unique_ptr<SearchStrategy>>
 createStrategy(llvm::StringRef name, const StrategyOptions &options,
                const DeviceDescription &device);
 
+/// The elementwise consumers fused into `task`'s target op, in chain order.
+SmallVector<linalg::LinalgOp> getTaskFusedConsumers(TuningTask &task);
+
+/// The schedule --tessel-default-config gives `task`'s target op, with
+/// `space` 0 (callers map the sketch to their own spaces); std::nullopt when
+/// it gives none.
+std::optional<Candidate> getDefaultCandidate(TuningTask &task);
+
 /// Uniform random candidates of `state` not yet seen, at most `count`.
 std::vector<Candidate> sampleUnseen(TaskSearchState &state, int count);
 
