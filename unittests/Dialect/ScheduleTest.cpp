@@ -6,6 +6,7 @@
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 #include "tessel/InitAllDialects.h"
 
 #include "mlir/IR/AffineMap.h"
@@ -83,6 +84,48 @@ TEST_F(ScheduleTest, FootprintOfStridedConvolutionWindow) {
       7, 0, {d[0], d[4], d[2] * 2 + d[5], d[3] * 2 + d[6]}, &context);
   // 4x4 outputs with a 3x3 window at stride 2 read (4-1)*2+3 = 9 rows/cols.
   EXPECT_EQ(getFootprint(map, {1, 8, 4, 4, 2, 3, 3}), 1 * 2 * 9 * 9);
+}
+
+TEST_F(ScheduleTest, FootprintFunctionOfLinearAndNonLinearMaps) {
+  AffineExpr d[3];
+  for (unsigned i = 0; i < 3; ++i)
+    d[i] = getAffineDimExpr(i, &context);
+  // (d0, d1, d2) -> (d0 * 3 + d1 * -2 + 5, d2 mod 4, d1)
+  AffineMap map =
+      AffineMap::get(3, 0, {d[0] * 3 + d[1] * -2 + 5, d[2] % 4, d[1]},
+                     &context);
+  FootprintFunction footprint(map);
+  // 3*(4-1) + 2*(2-1) + 1 = 12; the mod is bounded by its tile, 8.
+  EXPECT_EQ(footprint.getShape({4, 2, 8}), (SmallVector<int64_t>{12, 8, 2}));
+  EXPECT_EQ(footprint.getInnermostExtent({4, 2, 8}), 2);
+  EXPECT_EQ(footprint.getElements({4, 2, 8}), 12 * 8 * 2);
+  EXPECT_EQ(getFootprintShape(map, {4, 2, 8}), footprint.getShape({4, 2, 8}));
+  EXPECT_EQ(FootprintFunction(AffineMap::get(3, 0, {}, &context))
+                .getInnermostExtent({4, 2, 8}),
+            1);
+}
+
+TEST_F(ScheduleTest, PlainTileVectorsGiveTheConfigGeometry) {
+  linalg::LinalgOp op = parseOp(kMatmul);
+  LoopNest nest = *LoopNest::get(op);
+  auto check = [&](SketchAttr sketch,
+                   SmallVector<SmallVector<int64_t>> tiles) {
+    auto config = ConfigAttr::get(&context, tiles, 0, {});
+    EXPECT_EQ(getThreadsPerBlock(sketch, tiles, nest),
+              getThreadsPerBlock(sketch, config, nest));
+    EXPECT_EQ(getBlockTile(sketch, tiles, nest),
+              getBlockTile(sketch, config, nest));
+  };
+  check(SketchAttr::get(&context, SketchKind::MultiLevelTiling, "SSSRRSRS",
+                        {0, 1}, true, 0),
+        {{4, 2, 8, 2, 1}, {4, 1, 16, 1, 1}, {32, 2, 4}});
+  // A cross-thread reduction block covers the whole reduction loop.
+  auto cross = SketchAttr::get(&context, SketchKind::CrossThreadReduction,
+                               "SRR", {}, false, 0);
+  check(cross, {{128}, {64}, {8, 32}});
+  EXPECT_EQ(getBlockTile(cross, {{128}, {64}, {8, 32}}, nest),
+            (SmallVector<int64_t>{1, 1, 256}));
+  EXPECT_EQ(getThreadsPerBlock(cross, {{128}, {64}, {8, 32}}, nest), 32);
 }
 
 TEST_F(ScheduleTest, RejectsWrongProductWithMessage) {

@@ -85,12 +85,22 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
   for (int64_t extent : space.nest.extents)
     space.primeFactors.push_back(factorize(extent));
   for (int64_t operand : sketch.getShared()) {
-    int64_t bytes = getElementBytes(op.getDpsInputOperand(operand)->get());
+    OpOperand *input = op.getDpsInputOperand(operand);
+    int64_t bytes = getElementBytes(input->get());
     space.sharedElementBytes.push_back(bytes);
+    space.sharedFootprints.emplace_back(op.getMatchingIndexingMap(input));
     SmallVector<int64_t> &widths = space.vectorCandidates.emplace_back();
     for (int64_t width = 1; width * bytes <= kMaxVectorBytes; width *= 2)
       widths.push_back(width);
   }
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (isa<ShapedType>(input->get().getType()) &&
+        op.payloadUsesValueFromOperand(input))
+      space.readInputs.push_back(
+          {FootprintFunction(op.getMatchingIndexingMap(input)),
+           getElementBytes(input->get())});
+  for (OpOperand &init : op.getDpsInitsMutable())
+    space.initElementBytes.push_back(getElementBytes(init.get()));
   return space;
 }
 
@@ -112,17 +122,24 @@ int64_t SearchSpace::getSharedMemoryLimit() const {
 }
 
 int64_t SearchSpace::getSharedMemoryBytes(ConfigAttr config) const {
-  SmallVector<int64_t> tile = getBlockTile(sketch, config, nest);
+  return getSharedMemoryBytes(getTiles(config));
+}
+
+int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles) const {
+  SmallVector<int64_t> tile = getBlockTile(sketch, tiles, nest);
   int64_t bytes = 0;
-  for (auto [operand, elementBytes] :
-       llvm::zip(sketch.getShared(), sharedElementBytes)) {
-    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
-    bytes += getFootprint(map, tile) * elementBytes;
-  }
+  for (auto [footprint, elementBytes] :
+       llvm::zip(sharedFootprints, sharedElementBytes))
+    bytes += footprint.getElements(tile) * elementBytes;
   return bytes;
 }
 
 RegisterEstimate SearchSpace::estimateRegisters(ConfigAttr config) const {
+  return estimateRegisters(getTiles(config), config.getVector());
+}
+
+RegisterEstimate SearchSpace::estimateRegisters(LoopTiles tiles,
+                                                ArrayRef<int64_t> vector) const {
   RegisterEstimate estimate;
   estimate.overhead = kRegisterOverhead;
   bool multiLevel = sketch.getKind() == SketchKind::MultiLevelTiling;
@@ -133,7 +150,7 @@ RegisterEstimate SearchSpace::estimateRegisters(ConfigAttr config) const {
   SmallVector<int64_t> tile(nest.size(), 1);
   int64_t outputs = 1;
   for (unsigned loop = 0; loop < nest.size(); ++loop) {
-    ArrayRef<int64_t> levels = config.getLoopTiles(loop);
+    ArrayRef<int64_t> levels = tiles[loop];
     if (nest.isReduction[loop]) {
       if (multiLevel)
         tile[loop] = levels.back();
@@ -146,20 +163,26 @@ RegisterEstimate SearchSpace::estimateRegisters(ConfigAttr config) const {
         tile[loop] *= levels[level];
     outputs *= tile[loop];
   }
-  for (OpOperand &init : op.getDpsInitsMutable())
-    estimate.accumulators += toRegisters(outputs, getElementBytes(init.get()));
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    if (!isa<ShapedType>(input->get().getType()) ||
-        !op.payloadUsesValueFromOperand(input))
-      continue;
-    estimate.operands +=
-        toRegisters(getFootprint(op.getMatchingIndexingMap(input), tile),
-                    getElementBytes(input->get()));
-  }
-  for (auto [width, bytes] :
-       llvm::zip(config.getVector(), sharedElementBytes))
+  for (int64_t bytes : initElementBytes)
+    estimate.accumulators += toRegisters(outputs, bytes);
+  for (const auto &[footprint, bytes] : readInputs)
+    estimate.operands += toRegisters(footprint.getElements(tile), bytes);
+  for (auto [width, bytes] : llvm::zip(vector, sharedElementBytes))
     estimate.stagedLoads += toRegisters(width, bytes);
   return estimate;
+}
+
+bool SearchSpace::fitsTiles(LoopTiles tiles) const {
+  // What verifySchedule checks of such tiles with 1-wide loads.
+  int64_t threads = getThreadsPerBlock(sketch, tiles, nest);
+  if (threads > kMaxThreadsPerBlock)
+    return false;
+  SmallVector<int64_t> blockTile = getBlockTile(sketch, tiles, nest);
+  for (const FootprintFunction &footprint : sharedFootprints)
+    if (footprint.getElements(blockTile) % threads != 0)
+      return false;
+  SmallVector<int64_t> ones(sharedFootprints.size(), 1);
+  return succeeded(checkDeviceLimits(tiles, ones, nullptr));
 }
 
 LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
@@ -184,7 +207,18 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
                               })))
       return fail(message);
   }
-  int64_t threads = getThreadsPerBlock(sketch, config, nest);
+  return checkDeviceLimits(getTiles(config), config.getVector(), why);
+}
+
+LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
+                                             ArrayRef<int64_t> vector,
+                                             std::string *why) const {
+  auto fail = [&](const Twine &message) {
+    if (why)
+      *why = message.str();
+    return failure();
+  };
+  int64_t threads = getThreadsPerBlock(sketch, tiles, nest);
   if (threads > device.maxThreadsPerBlock)
     return fail(Twine(threads) + " threads per block; " + device.id +
                 " allows " + Twine(device.maxThreadsPerBlock));
@@ -192,17 +226,17 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
     int64_t vthreads = 1;
     for (unsigned loop = 0; loop < nest.size(); ++loop)
       if (!nest.isReduction[loop])
-        vthreads *= config.getLoopTiles(loop)[*level];
+        vthreads *= tiles[loop][*level];
     if (vthreads > kMaxVirtualThreads)
       return fail(Twine(vthreads) + " virtual threads per block; at most " +
                   Twine(kMaxVirtualThreads) + " are allowed");
   }
-  int64_t shared = getSharedMemoryBytes(config);
+  int64_t shared = getSharedMemoryBytes(tiles);
   if (shared > getSharedMemoryLimit())
     return fail(Twine(shared) + " bytes of shared memory per block; " +
                 device.id + " allows " + Twine(getSharedMemoryLimit()) +
                 " without the dynamic opt-in");
-  RegisterEstimate registers = estimateRegisters(config);
+  RegisterEstimate registers = estimateRegisters(tiles, vector);
   if (registers.total() > device.maxRegistersPerThread)
     return fail("about " + Twine(registers.total()) +
                 " registers per thread (" + Twine(registers.accumulators) +
@@ -315,8 +349,10 @@ SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
       tiles.push_back(perLoop[loop][at[loop]]);
     // The tiles alone (with 1-wide loads) must fit; wider loads only add
     // registers.
-    auto probe = ConfigAttr::get(ctx, tiles, kUnrollValues[0], ones);
-    if (succeeded(check(probe))) {
+    auto probe = fitsTiles(tiles)
+                     ? ConfigAttr::get(ctx, tiles, kUnrollValues[0], ones)
+                     : ConfigAttr();
+    if (probe && succeeded(check(probe))) {
       SmallVector<SmallVector<int64_t>> widths = getValidVectors(probe);
       if (widths.size() == ones.size()) {
         SmallVector<size_t> w(widths.size(), 0);
@@ -378,6 +414,9 @@ SearchSpace::sampleVector(ConfigAttr probe, RandomEngine &rng) const {
 FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
   MLIRContext *ctx = op->getContext();
   std::string lastReason;
+  // Tiles of the last draw when fitsTiles() rejected it: the reason is only
+  // spelled out (by check()) if no draw succeeds.
+  SmallVector<SmallVector<int64_t>> lastRejected;
   SmallVector<int64_t> ones(sketch.getShared().size(), 1);
   for (int attempt = 0; attempt < kMaxSampleTries; ++attempt) {
     SmallVector<SmallVector<int64_t>> tiles;
@@ -392,6 +431,11 @@ FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
       }
     }
     int64_t unroll = kUnrollValues[rng.uniform(std::size(kUnrollValues))];
+    if (!fitsTiles(tiles)) {
+      lastRejected = std::move(tiles);
+      continue;
+    }
+    lastRejected.clear();
     auto probe = ConfigAttr::get(ctx, tiles, unroll, ones);
     if (failed(check(probe, &lastReason)))
       continue;
@@ -402,6 +446,9 @@ FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
     if (succeeded(check(config, &lastReason)))
       return config;
   }
+  if (!lastRejected.empty())
+    (void)check(ConfigAttr::get(ctx, lastRejected, kUnrollValues[0], ones),
+                &lastReason);
   if (why)
     *why = "no valid config in " + std::to_string(kMaxSampleTries) +
            " draws; the last one failed with: " + lastReason;
@@ -436,6 +483,10 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
       ++dst;
     levels[src] /= factor;
     levels[dst] *= factor;
+    // No vector widths make tiles valid that fail with 1-wide loads (a
+    // config without widths, as default ones, is checked as it is).
+    if (!config.getVector().empty() && !fitsTiles(tiles))
+      continue;
 
     // Keep the vector widths when they still fit, else draw valid ones.
     auto mutated =

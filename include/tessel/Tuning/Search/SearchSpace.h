@@ -17,6 +17,7 @@
 #define TESSEL_TUNING_SEARCH_SEARCHSPACE_H
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/Search/RandomEngine.h"
 
@@ -137,6 +138,19 @@ private:
   SmallVector<SmallVector<int64_t>> getValidVectors(ConfigAttr probe) const;
   /// Tiles of `config` as vectors.
   SmallVector<SmallVector<int64_t>> getTiles(ConfigAttr config) const;
+  /// Whether a config with `tiles` (which have the sketch's levels and
+  /// multiply to the loop extents) and 1-wide loads can pass check(),
+  /// computed on the plain vectors: most draws of sample() and
+  /// mutateTileSize() fail here, before an attribute is built. Rejects
+  /// exactly the tiles for which check() of such a config fails.
+  bool fitsTiles(LoopTiles tiles) const;
+  /// The device constraints of check() (threads, virtual threads, shared
+  /// memory, registers) for `tiles` and per staged operand `vector`.
+  LogicalResult checkDeviceLimits(LoopTiles tiles, ArrayRef<int64_t> vector,
+                                  std::string *why) const;
+  int64_t getSharedMemoryBytes(LoopTiles tiles) const;
+  RegisterEstimate estimateRegisters(LoopTiles tiles,
+                                     ArrayRef<int64_t> vector) const;
 
   /// Op interfaces have no const accessors.
   mutable linalg::LinalgOp op;
@@ -147,6 +161,13 @@ private:
   SmallVector<SmallVector<std::pair<int64_t, int64_t>>> primeFactors;
   /// Element bytes of every staged operand.
   SmallVector<int64_t> sharedElementBytes;
+  /// Footprint of every staged operand, in the order of the sketch's list.
+  SmallVector<FootprintFunction> sharedFootprints;
+  /// Per input the payload reads (shaped ones only): its footprint and
+  /// element bytes, for the register estimate.
+  SmallVector<std::pair<FootprintFunction, int64_t>> readInputs;
+  /// Element bytes of every init.
+  SmallVector<int64_t> initElementBytes;
   SmallVector<SmallVector<int64_t>> vectorCandidates;
 };
 

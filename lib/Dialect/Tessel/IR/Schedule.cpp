@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
@@ -84,34 +85,22 @@ static int64_t productFrom(ArrayRef<int64_t> values, unsigned first) {
   return product;
 }
 
+/// The tiles of `config` as plain vectors.
+static SmallVector<SmallVector<int64_t>> getTileVectors(ConfigAttr config) {
+  SmallVector<SmallVector<int64_t>> tiles;
+  for (unsigned loop = 0; loop < config.getNumLoops(); ++loop)
+    tiles.emplace_back(config.getLoopTiles(loop));
+  return tiles;
+}
+
 SmallVector<int64_t> tessel::getBlockTile(SketchAttr sketch, ConfigAttr config,
                                           const LoopNest &nest) {
-  SmallVector<int64_t> tile;
-  for (unsigned loop = 0; loop < nest.size(); ++loop) {
-    ArrayRef<int64_t> levels = config.getLoopTiles(loop);
-    // A cross-thread reduction block covers the whole reduction range; every
-    // other reduction is staged one outer iteration at a time.
-    if (nest.isReduction[loop] &&
-        sketch.getKind() == SketchKind::CrossThreadReduction)
-      tile.push_back(productFrom(levels, 0));
-    else
-      tile.push_back(productFrom(levels, 1));
-  }
-  return tile;
+  return getBlockTile(sketch, getTileVectors(config), nest);
 }
 
 int64_t tessel::getThreadsPerBlock(SketchAttr sketch, ConfigAttr config,
                                    const LoopNest &nest) {
-  int64_t threads = 1;
-  std::optional<unsigned> spaceLevel = sketch.getThreadLevel();
-  std::optional<unsigned> reductionLevel = sketch.getReductionThreadLevel();
-  for (unsigned loop = 0; loop < nest.size(); ++loop) {
-    std::optional<unsigned> level =
-        nest.isReduction[loop] ? reductionLevel : spaceLevel;
-    if (level)
-      threads *= config.getLoopTiles(loop)[*level];
-  }
-  return threads;
+  return getThreadsPerBlock(sketch, getTileVectors(config), nest);
 }
 
 int64_t tessel::getNumBlocks(SketchAttr sketch, ConfigAttr config,
@@ -124,66 +113,13 @@ int64_t tessel::getNumBlocks(SketchAttr sketch, ConfigAttr config,
   return blocks;
 }
 
-/// Extent of the values an affine expression takes when every dimension d
-/// ranges over [0, tile[d]).
-static int64_t getExprExtent(AffineExpr expr, ArrayRef<int64_t> tile) {
-  // Affine expressions of linalg indexing maps are sums of scaled dims and
-  // constants; the extent of a sum of non-negative terms is the sum of the
-  // extents of its terms minus the overlap of their zero points.
-  int64_t span = 0;
-  bool exact = true;
-  std::function<void(AffineExpr, int64_t)> walk = [&](AffineExpr e,
-                                                      int64_t scale) {
-    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
-      span += std::abs(scale) * (tile[dim.getPosition()] - 1);
-      return;
-    }
-    if (isa<AffineConstantExpr>(e))
-      return;
-    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
-    if (bin && bin.getKind() == AffineExprKind::Add) {
-      walk(bin.getLHS(), scale);
-      walk(bin.getRHS(), scale);
-      return;
-    }
-    if (bin && bin.getKind() == AffineExprKind::Mul) {
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS())) {
-        walk(bin.getLHS(), scale * c.getValue());
-        return;
-      }
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS())) {
-        walk(bin.getRHS(), scale * c.getValue());
-        return;
-      }
-    }
-    exact = false;
-  };
-  walk(expr, 1);
-  if (!exact) {
-    // Non-linear index: bound by the product of the tiles of its dims.
-    int64_t product = 1;
-    expr.walk([&](AffineExpr e) {
-      if (auto dim = dyn_cast<AffineDimExpr>(e))
-        product *= tile[dim.getPosition()];
-    });
-    return product;
-  }
-  return span + 1;
-}
-
 SmallVector<int64_t> tessel::getFootprintShape(AffineMap map,
                                                ArrayRef<int64_t> tile) {
-  SmallVector<int64_t> shape;
-  for (AffineExpr expr : map.getResults())
-    shape.push_back(getExprExtent(expr, tile));
-  return shape;
+  return FootprintFunction(map).getShape(tile);
 }
 
 int64_t tessel::getFootprint(AffineMap map, ArrayRef<int64_t> tile) {
-  int64_t elements = 1;
-  for (int64_t extent : getFootprintShape(map, tile))
-    elements *= extent;
-  return elements;
+  return FootprintFunction(map).getElements(tile);
 }
 
 LogicalResult

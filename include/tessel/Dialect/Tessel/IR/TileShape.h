@@ -1,0 +1,67 @@
+//===- TileShape.h - Block and footprint shapes of plain tile vectors -*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The arithmetic behind getBlockTile, getThreadsPerBlock and getFootprint on
+// plain tile vectors instead of a ConfigAttr. The tuner's search space checks
+// millions of candidate tilings of which most are rejected; building and
+// uniquing an attribute for each, and walking affine expressions for every
+// footprint, cost it most of its time (docs/SearchSpace.md). The ConfigAttr
+// forms in Schedule.h are implemented with these, so both agree by
+// construction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_DIALECT_TESSEL_IR_TILESHAPE_H
+#define TESSEL_DIALECT_TESSEL_IR_TILESHAPE_H
+
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+
+namespace mlir {
+namespace tessel {
+
+/// Tile sizes of every loop, outermost level first, as in a ConfigAttr.
+using LoopTiles = ArrayRef<SmallVector<int64_t>>;
+
+/// getBlockTile on plain tile vectors.
+SmallVector<int64_t> getBlockTile(SketchAttr sketch, LoopTiles tiles,
+                                  const LoopNest &nest);
+
+/// getThreadsPerBlock on plain tile vectors.
+int64_t getThreadsPerBlock(SketchAttr sketch, LoopTiles tiles,
+                           const LoopNest &nest);
+
+/// The footprint of an indexing map compiled once for repeated evaluation.
+/// Every result that is a sum of constant-scaled loop indices spans
+/// sum(|scale| * (tile - 1)) + 1 values over a tile; any other result is
+/// bounded by the product of the tiles of the loops it reads.
+class FootprintFunction {
+public:
+  explicit FootprintFunction(AffineMap map);
+
+  /// Per result of the map, the number of distinct values it takes over a
+  /// tile of `tile` iterations per loop.
+  SmallVector<int64_t> getShape(ArrayRef<int64_t> tile) const;
+  /// Extent of the last result (1 for a map without results).
+  int64_t getInnermostExtent(ArrayRef<int64_t> tile) const;
+  /// Number of elements the tile touches: the product of getShape().
+  int64_t getElements(ArrayRef<int64_t> tile) const;
+
+private:
+  struct Result {
+    /// (loop, |scale|) per term of an exact linear result; the loops read by
+    /// the result, one entry per occurrence, otherwise.
+    SmallVector<std::pair<unsigned, int64_t>> terms;
+    bool linear = true;
+  };
+  int64_t getExtent(const Result &result, ArrayRef<int64_t> tile) const;
+
+  SmallVector<Result> results;
+};
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_DIALECT_TESSEL_IR_TILESHAPE_H

@@ -1,0 +1,123 @@
+//===- TileShape.cpp - Block and footprint shapes of plain tile vectors ---===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
+
+#include "mlir/IR/AffineExpr.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+static int64_t productFrom(ArrayRef<int64_t> values, unsigned first) {
+  int64_t product = 1;
+  for (int64_t v : values.drop_front(first))
+    product *= v;
+  return product;
+}
+
+SmallVector<int64_t> tessel::getBlockTile(SketchAttr sketch, LoopTiles tiles,
+                                          const LoopNest &nest) {
+  SmallVector<int64_t> tile;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    ArrayRef<int64_t> levels = tiles[loop];
+    // A cross-thread reduction block covers the whole reduction range; every
+    // other reduction is staged one outer iteration at a time.
+    if (nest.isReduction[loop] &&
+        sketch.getKind() == SketchKind::CrossThreadReduction)
+      tile.push_back(productFrom(levels, 0));
+    else
+      tile.push_back(productFrom(levels, 1));
+  }
+  return tile;
+}
+
+int64_t tessel::getThreadsPerBlock(SketchAttr sketch, LoopTiles tiles,
+                                   const LoopNest &nest) {
+  int64_t threads = 1;
+  std::optional<unsigned> spaceLevel = sketch.getThreadLevel();
+  std::optional<unsigned> reductionLevel = sketch.getReductionThreadLevel();
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    std::optional<unsigned> level =
+        nest.isReduction[loop] ? reductionLevel : spaceLevel;
+    if (level)
+      threads *= tiles[loop][*level];
+  }
+  return threads;
+}
+
+/// Appends the terms of `expr` scaled by `scale` to `terms`; false when
+/// `expr` is not a sum of constant-scaled dims and constants.
+static bool collectLinearTerms(AffineExpr expr, int64_t scale,
+                               SmallVectorImpl<std::pair<unsigned, int64_t>> &terms) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    terms.push_back({dim.getPosition(), std::abs(scale)});
+    return true;
+  }
+  if (isa<AffineConstantExpr>(expr))
+    return true;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return false;
+  if (bin.getKind() == AffineExprKind::Add)
+    return collectLinearTerms(bin.getLHS(), scale, terms) &&
+           collectLinearTerms(bin.getRHS(), scale, terms);
+  if (bin.getKind() == AffineExprKind::Mul) {
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      return collectLinearTerms(bin.getLHS(), scale * c.getValue(), terms);
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+      return collectLinearTerms(bin.getRHS(), scale * c.getValue(), terms);
+  }
+  return false;
+}
+
+FootprintFunction::FootprintFunction(AffineMap map) {
+  for (AffineExpr expr : map.getResults()) {
+    Result &result = results.emplace_back();
+    if (collectLinearTerms(expr, 1, result.terms))
+      continue;
+    // Non-linear index: bound by the product of the tiles of its dims.
+    result.linear = false;
+    result.terms.clear();
+    expr.walk([&](AffineExpr e) {
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        result.terms.push_back({dim.getPosition(), 1});
+    });
+  }
+}
+
+int64_t FootprintFunction::getExtent(const Result &result,
+                                     ArrayRef<int64_t> tile) const {
+  if (!result.linear) {
+    int64_t product = 1;
+    for (auto [loop, scale] : result.terms)
+      product *= tile[loop];
+    return product;
+  }
+  int64_t span = 0;
+  for (auto [loop, scale] : result.terms)
+    span += scale * (tile[loop] - 1);
+  return span + 1;
+}
+
+SmallVector<int64_t> FootprintFunction::getShape(ArrayRef<int64_t> tile) const {
+  SmallVector<int64_t> shape;
+  for (const Result &result : results)
+    shape.push_back(getExtent(result, tile));
+  return shape;
+}
+
+int64_t FootprintFunction::getInnermostExtent(ArrayRef<int64_t> tile) const {
+  return results.empty() ? 1 : getExtent(results.back(), tile);
+}
+
+int64_t FootprintFunction::getElements(ArrayRef<int64_t> tile) const {
+  int64_t elements = 1;
+  for (const Result &result : results)
+    elements *= getExtent(result, tile);
+  return elements;
+}
