@@ -1111,10 +1111,11 @@ void ScriptWriter::writeTilingPart() {
          "fused.");
     for (auto [index, op] : llvm::enumerate(ops))
       writeBlockTiling(op, index);
+    // Dead-code elimination only: canonicalization here would fold slices
+    // of splat constants into new constants, which promotion cannot stage.
     line("%funcs0 = transform.structured.match ops{[\"func.func\"]} in "
          "%root : (!transform.any_op) -> !transform.any_op");
-    line("transform.apply_patterns to %funcs0 { "
-         "transform.apply_patterns.canonicalization } : !transform.any_op");
+    line("transform.apply_dce to %funcs0 : !transform.any_op");
     line("// Bufferize the whole module.");
     line("%bz = transform.bufferization.one_shot_bufferize %root "
          "{bufferize_function_boundaries = true, memcpy_op = \"linalg.copy\", "
