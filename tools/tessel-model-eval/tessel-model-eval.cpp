@@ -43,22 +43,32 @@ using namespace mlir;
 using namespace mlir::tessel;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory toolCategory("tessel-model-eval options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<model .mlir>"));
+                                      cl::desc("<model .mlir>"),
+                                      cl::cat(toolCategory));
 static cl::opt<std::string> dbPath("db", cl::Required,
-                                   cl::desc("Records database"));
+                                   cl::desc("Records database"),
+                                   cl::cat(toolCategory));
 static cl::opt<std::string> target("target", cl::Required,
-                                   cl::desc("Records of this measurer"));
+                                   cl::desc("Records of this measurer"),
+                                   cl::cat(toolCategory));
 static cl::opt<unsigned> taskIndex("task", cl::init(0),
-                                   cl::desc("Task of the model (index)"));
+                                   cl::desc("Task of the model (index)"),
+                                   cl::cat(toolCategory));
 static cl::opt<std::string> featuresName("features", cl::init("ansor"),
-                                         cl::desc("Feature set"));
+                                         cl::desc("Feature set"),
+                                         cl::cat(toolCategory));
 static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
-                                          cl::desc("xgboost or random"));
+                                          cl::desc("xgboost or random"),
+                                          cl::cat(toolCategory));
 static cl::opt<unsigned> trainCount("train", cl::init(256),
-                                    cl::desc("Records to train on"));
+                                    cl::desc("Records to train on"),
+                                    cl::cat(toolCategory));
 static cl::opt<uint64_t> seed("seed", cl::init(0),
-                              cl::desc("Seed of the train/test split"));
+                              cl::desc("Seed of the train/test split"),
+                              cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tessel-model-eval: " << message << "\n";
@@ -110,6 +120,7 @@ static std::vector<size_t> topK(llvm::ArrayRef<double> values, size_t k) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(argc, argv, "Tessel cost model evaluation\n");
 
   DialectRegistry registry;

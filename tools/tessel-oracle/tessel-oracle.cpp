@@ -47,16 +47,23 @@ using namespace mlir;
 using namespace mlir::tessel;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory toolCategory("tessel-oracle options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<model .mlir>"));
+                                      cl::desc("<model .mlir>"),
+                                      cl::cat(toolCategory));
 static cl::opt<std::string> measureOption("measure", cl::init("sim:h100"),
-                                          cl::desc("sim:<device>"));
+                                          cl::desc("sim:<device>"),
+                                          cl::cat(toolCategory));
 static cl::opt<uint64_t> maxPoints(
     "max-points", cl::init(20000000),
-    cl::desc("Refuse a sketch whose unconstrained space has more points"));
+    cl::desc("Refuse a sketch whose unconstrained space has more points"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> reportFile("report",
-                                       cl::desc("Write a JSON report here"));
-static cl::opt<bool> quiet("quiet", cl::desc("No summary lines"));
+                                       cl::desc("Write a JSON report here"),
+                                       cl::cat(toolCategory));
+static cl::opt<bool> quiet("quiet", cl::desc("No summary lines"),
+                           cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tessel-oracle: " << message << "\n";
@@ -73,6 +80,7 @@ static std::string print(Attribute attr) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
+  cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
       argc, argv, "tessel-oracle: the exhaustive optimum of every task on "
                   "the simulated GPU\n");

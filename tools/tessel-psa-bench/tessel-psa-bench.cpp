@@ -44,26 +44,36 @@ using namespace mlir;
 using namespace mlir::tessel;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory toolCategory("tessel-psa-bench options");
+
 static cl::list<std::string> inputFiles(cl::Positional, cl::OneOrMore,
-                                        cl::desc("<model .mlir>..."));
+                                        cl::desc("<model .mlir>..."),
+                                        cl::cat(toolCategory));
 static cl::opt<std::string> deviceId("device", cl::init("h100"),
-                                     cl::desc("Simulated device"));
+                                     cl::desc("Simulated device"),
+                                     cl::cat(toolCategory));
 static cl::opt<int> samples("samples", cl::init(4096),
-                            cl::desc("Distinct random candidates per task"));
-static cl::opt<uint64_t> seed("seed", cl::init(0), cl::desc("Seed"));
+                            cl::desc("Distinct random candidates per task"),
+                            cl::cat(toolCategory));
+static cl::opt<uint64_t> seed("seed", cl::init(0), cl::desc("Seed"),
+                              cl::cat(toolCategory));
 static cl::list<int> sizes("sizes", cl::CommaSeparated,
                            cl::desc("Target space sizes (default "
-                                    "50,128,256,512)"));
+                                    "50,128,256,512)"),
+                           cl::cat(toolCategory));
 static cl::opt<int> randomDraws("random-draws", cl::init(200),
-                                cl::desc("Draws of the random baseline"));
+                                cl::desc("Draws of the random baseline"),
+                                cl::cat(toolCategory));
 static cl::opt<bool> algorithm1("algorithm1", cl::init(true),
                                 cl::desc("Also run Algorithm 1 (default "
-                                         "options, size 512)"));
+                                         "options, size 512)"),
+                                cl::cat(toolCategory));
 
 static cl::opt<int> dumpTop("dump-top", cl::init(0),
                             cl::desc("Print the N best of Algorithm 1's "
                                      "target space with their times "
-                                     "(debugging)"));
+                                     "(debugging)"),
+                            cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tessel-psa-bench: " << message << "\n";
@@ -107,6 +117,7 @@ static double simulate(const SimulatedMeasurer &sim, TaskSearchState &state,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "Best-k of Pruner's target spaces (SIMULATED)\n");
   std::vector<int> targetSizes(sizes.begin(), sizes.end());

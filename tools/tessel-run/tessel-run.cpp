@@ -43,35 +43,50 @@ using namespace mlir;
 using namespace mlir::tessel;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory toolCategory("tessel-run options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
-                                      cl::desc("<input .mlir>"));
+                                      cl::desc("<input .mlir>"),
+                                      cl::cat(toolCategory));
 static cl::opt<std::string>
     measureOption("measure", cl::init("sim:h100"),
-                  cl::desc("Measurer: cuda, or sim:<device> (devices/*.json)"));
-static cl::opt<std::string> functionName(
-    "function", cl::desc("Host function to run (default: the only public "
-                         "func.func of the module)"));
+                  cl::desc("Measurer: cuda, or sim:<device> (devices/*.json)"),
+                  cl::cat(toolCategory));
+static cl::opt<std::string>
+    functionName("function",
+                 cl::desc("Host function to run (default: the only public "
+                          "func.func of the module)"),
+                 cl::cat(toolCategory));
 static cl::opt<std::string> chip("chip", cl::init(""),
                                  cl::desc("SM architecture (default: the "
-                                          "device's, e.g. sm_90)"));
+                                          "device's, e.g. sm_90)"),
+                                 cl::cat(toolCategory));
 static cl::opt<std::string> cudaPath("cuda-path", cl::init(""),
-                                     cl::desc("CUDA toolkit root (ptxas)"));
+                                     cl::desc("CUDA toolkit root (ptxas)"),
+                                     cl::cat(toolCategory));
 static cl::opt<std::string>
     referenceFile("reference",
                   cl::desc("For an already compiled input: the source module "
-                           "(signature and CPU reference)"));
+                           "(signature and CPU reference)"),
+                  cl::cat(toolCategory));
 static cl::opt<uint64_t> seed("seed", cl::init(1),
-                              cl::desc("Seed of inputs and simulated noise"));
+                              cl::desc("Seed of inputs and simulated noise"),
+                              cl::cat(toolCategory));
 static cl::opt<double> noise("sim-noise", cl::init(0.02),
-                             cl::desc("Lognormal sigma of simulated noise"));
+                             cl::desc("Lognormal sigma of simulated noise"),
+                             cl::cat(toolCategory));
 static cl::opt<double> timeout("timeout", cl::init(20),
-                               cl::desc("Seconds before a kernel is killed"));
+                               cl::desc("Seconds before a kernel is killed"),
+                               cl::cat(toolCategory));
 static cl::opt<double> minTimeMs("min-time-ms", cl::init(100),
-                                 cl::desc("Kernel time per measurement"));
+                                 cl::desc("Kernel time per measurement"),
+                                 cl::cat(toolCategory));
 static cl::opt<std::string> runnerPath("runner", cl::init(""),
-                                       cl::desc("tessel-cuda-runner path"));
+                                       cl::desc("tessel-cuda-runner path"),
+                                       cl::cat(toolCategory));
 static cl::opt<std::string> outputFile("o", cl::init("-"),
-                                       cl::desc("Output JSON file"));
+                                       cl::desc("Output JSON file"),
+                                       cl::cat(toolCategory));
 
 /// Prints `message` as a one-line error and returns the exit code.
 static int fail(const llvm::Twine &message) {
@@ -148,6 +163,7 @@ static llvm::json::Object kernelToJSON(const PlanLaunch &launch,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
+  cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tessel-run: compile a module, run it on a GPU (--measure=cuda) or the "

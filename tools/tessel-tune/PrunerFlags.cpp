@@ -17,6 +17,8 @@ namespace cl = llvm::cl;
 static cl::OptionCategory prunerCategory(
     "Strategy psa (Pruner; docs/Pruner.md)");
 
+cl::OptionCategory &tessel::getPrunerCategory() { return prunerCategory; }
+
 static cl::opt<int> targetSize("psa-target-size", cl::init(512),
                                cl::desc("Candidates of lowest PSA latency "
                                         "kept in a target space"),

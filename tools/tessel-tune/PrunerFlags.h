@@ -14,6 +14,8 @@
 
 #include "tessel/Tuning/Tuner/Strategy.h"
 
+#include "llvm/Support/CommandLine.h"
+
 #include <string>
 
 namespace mlir {
@@ -27,6 +29,9 @@ llvm::Error applyPrunerFlags(StrategyOptions &options,
                              llvm::StringRef strategy,
                              llvm::StringRef features, bool featuresGiven,
                              int &perRound, bool perRoundGiven);
+
+/// The category of the --psa-* options (shown by --help).
+llvm::cl::OptionCategory &getPrunerCategory();
 
 /// The psa options as a JSON object (for the run's records and report).
 std::string getPrunerOptionsJson(const StrategyOptions &options);

@@ -59,126 +59,174 @@ using namespace mlir;
 using namespace mlir::tessel;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory toolCategory("tessel-tune options");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::Optional,
-                                      cl::desc("<model .mlir>"));
+                                      cl::desc("<model .mlir>"),
+                                      cl::cat(toolCategory));
 static cl::opt<bool> listTasks("list-tasks",
-                               cl::desc("Print the tasks and exit"));
+                               cl::desc("Print the tasks and exit"),
+                               cl::cat(toolCategory));
 static cl::opt<std::string>
     measureOption("measure", cl::init("sim:h100"),
-                  cl::desc("cuda, or sim:<device> (simulated)"));
-static cl::opt<std::string> strategyName("strategy", cl::init("evolutionary"),
-                                         cl::desc("evolutionary, dgd, psa or random"));
+                  cl::desc("cuda, or sim:<device> (simulated)"),
+                  cl::cat(toolCategory));
+static cl::opt<std::string>
+    strategyName("strategy", cl::init("evolutionary"),
+                 cl::desc("evolutionary, dgd, psa or random"),
+                 cl::cat(toolCategory));
 static cl::opt<int> trials("trials", cl::init(1000),
-                           cl::desc("Measurements in all"));
+                           cl::desc("Measurements in all"),
+                           cl::cat(toolCategory));
 static cl::opt<std::string> dbPath("db", cl::init("tessel-records.db"),
-                                   cl::desc("Records database (SQLite)"));
+                                   cl::desc("Records database (SQLite)"),
+                                   cl::cat(toolCategory));
 static cl::opt<bool> resume("resume",
-                            cl::desc("Continue from the records of --db"));
+                            cl::desc("Continue from the records of --db"),
+                            cl::cat(toolCategory));
 static cl::opt<double> timeLimit("time-limit", cl::init(0),
-                                 cl::desc("Stop after this many seconds"));
-static cl::opt<uint64_t> seed("seed", cl::init(0), cl::desc("Seed"));
+                                 cl::desc("Stop after this many seconds"),
+                                 cl::cat(toolCategory));
+static cl::opt<uint64_t> seed("seed", cl::init(0), cl::desc("Seed"),
+                              cl::cat(toolCategory));
 static cl::opt<std::string> reportFile("report",
-                                       cl::desc("Write a JSON report here"));
+                                       cl::desc("Write a JSON report here"),
+                                       cl::cat(toolCategory));
 static cl::opt<unsigned> jobs("j", cl::init(0),
-                              cl::desc("Compile threads (default: all cores)"));
+                              cl::desc("Compile threads (default: all cores)"),
+                              cl::cat(toolCategory));
 static cl::opt<int> perRound("measures-per-round", cl::init(64),
-                             cl::desc("Candidates measured per round"));
+                             cl::desc("Candidates measured per round"),
+                             cl::cat(toolCategory));
 static cl::opt<std::string> schedulerName("scheduler", cl::init("gradient"),
-                                          cl::desc("gradient or round-robin"));
+                                          cl::desc("gradient or round-robin"),
+                                          cl::cat(toolCategory));
 static cl::opt<int> population("population", cl::init(2048),
-                               cl::desc("Evolutionary population size"));
+                               cl::desc("Evolutionary population size"),
+                               cl::cat(toolCategory));
 static cl::opt<int> generations("generations", cl::init(4),
-                                cl::desc("Evolutionary generations"));
+                                cl::desc("Evolutionary generations"),
+                                cl::cat(toolCategory));
 static cl::opt<double> tileMutationWeight(
     "tile-mutation-weight", cl::init(0.9),
     cl::desc("Evolutionary: chance that a mutation changes tile sizes rather "
-             "than the unroll knob (TVM: 0.9)"));
+             "than the unroll knob (TVM: 0.9)"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
-                                          cl::desc("xgboost or random"));
+                                          cl::desc("xgboost or random"),
+                                          cl::cat(toolCategory));
 static cl::opt<std::string> featuresName("features", cl::init("ansor"),
-                                         cl::desc("Feature set"));
+                                         cl::desc("Feature set"),
+                                         cl::cat(toolCategory));
 // The variants of ICS'24 (docs/Dgd.md): a strategy and a feature set.
 static cl::opt<std::string> variant(
     "variant", cl::init(""),
     cl::desc("ansor (evolutionary+ansor), ansor-af (evolutionary+af), "
              "ansor-ds (dgd+ansor) or ansor-af-ds (dgd+af); sets --strategy "
-             "and --features"));
+             "and --features"),
+    cl::cat(toolCategory));
 // DGD knobs (DgdOptions, docs/Dgd.md).
 static DgdOptions kDgdDefaults;
 static cl::opt<int> dgdInitialSamples(
     "dgd-initial-samples", cl::init(kDgdDefaults.initialSamples),
-    cl::desc("DGD: random samples that seed the model"));
+    cl::desc("DGD: random samples that seed the model"), cl::cat(toolCategory));
 static cl::opt<int> dgdWindow("dgd-window", cl::init(kDgdDefaults.window),
-                              cl::desc("DGD: candidates measured per window"));
+                              cl::desc("DGD: candidates measured per window"),
+                              cl::cat(toolCategory));
 static cl::opt<double> dgdScoreRatio(
     "dgd-score-ratio", cl::init(kDgdDefaults.scoreRatio),
-    cl::desc("DGD: early stop under this fraction of the top score"));
+    cl::desc("DGD: early stop under this fraction of the top score"),
+    cl::cat(toolCategory));
 static cl::opt<double> dgdMeasureRatio(
     "dgd-measure-ratio", cl::init(kDgdDefaults.measureRatio),
-    cl::desc("DGD: early stop under this fraction of the best measurement"));
+    cl::desc("DGD: early stop under this fraction of the best measurement"),
+    cl::cat(toolCategory));
 static cl::opt<int> dgdMaxHops("dgd-max-hops", cl::init(kDgdDefaults.maxHops),
-                               cl::desc("DGD: largest hop radius"));
+                               cl::desc("DGD: largest hop radius"),
+                               cl::cat(toolCategory));
 static cl::opt<std::string> dgdScoreStop(
     "dgd-score-stop", cl::init(kDgdDefaults.scoreStop),
     cl::desc("DGD: prefix (measure the window's candidates above the score "
-             "threshold) or all (stop if any is under it)"));
+             "threshold) or all (stop if any is under it)"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> dgdBestMeasured(
     "dgd-best-measured", cl::init(kDgdDefaults.bestMeasured),
-    cl::desc("DGD: running (best so far) or window (last window's best)"));
+    cl::desc("DGD: running (best so far) or window (last window's best)"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> dgdStart(
     "dgd-start", cl::init(kDgdDefaults.start),
     cl::desc("DGD: random (new random point) or best (best unused measured "
-             "point) at each start"));
+             "point) at each start"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> dgdRetrain(
     "dgd-retrain", cl::init(kDgdDefaults.retrain),
-    cl::desc("DGD: move (after each move and local optimum) or window"));
+    cl::desc("DGD: move (after each move and local optimum) or window"),
+    cl::cat(toolCategory));
 static cl::opt<int64_t> dgdBudget(
     "dgd-budget", cl::init(kDgdDefaults.budget),
-    cl::desc("DGD: measurements per task, 0 for no limit beyond --trials"));
+    cl::desc("DGD: measurements per task, 0 for no limit beyond --trials"),
+    cl::cat(toolCategory));
 static cl::opt<bool> dgdInitialCount(
     "dgd-initial-count", cl::init(kDgdDefaults.initialCount),
-    cl::desc("DGD: the initial samples count toward --dgd-budget"));
-static cl::opt<int64_t> dgdMaxStarts(
-    "dgd-max-starts", cl::init(kDgdDefaults.maxStarts),
-    cl::desc("DGD: descents before stopping, 0 for no limit"));
-static cl::opt<double> dgdTimeLimit(
-    "dgd-time-limit", cl::init(kDgdDefaults.timeLimit),
-    cl::desc("DGD: seconds of search, 0 for no limit"));
+    cl::desc("DGD: the initial samples count toward --dgd-budget"),
+    cl::cat(toolCategory));
+static cl::opt<int64_t>
+    dgdMaxStarts("dgd-max-starts", cl::init(kDgdDefaults.maxStarts),
+                 cl::desc("DGD: descents before stopping, 0 for no limit"),
+                 cl::cat(toolCategory));
+static cl::opt<double>
+    dgdTimeLimit("dgd-time-limit", cl::init(kDgdDefaults.timeLimit),
+                 cl::desc("DGD: seconds of search, 0 for no limit"),
+                 cl::cat(toolCategory));
 static cl::opt<std::string> dgdVectorWidths(
     "dgd-vector-widths", cl::init(kDgdDefaults.vectorWidths),
     cl::desc("DGD: keep (the width hopped from, narrowed to fit) or widest "
-             "(the widest width that fits) after each hop"));
-static cl::opt<bool> dgdHopUnroll(
-    "dgd-hop-unroll", cl::init(kDgdDefaults.hopUnroll),
-    cl::desc("DGD: hop the auto-unroll knob too"));
+             "(the widest width that fits) after each hop"),
+    cl::cat(toolCategory));
+static cl::opt<bool> dgdHopUnroll("dgd-hop-unroll",
+                                  cl::init(kDgdDefaults.hopUnroll),
+                                  cl::desc("DGD: hop the auto-unroll knob too"),
+                                  cl::cat(toolCategory));
 static cl::opt<double> simNoise("sim-noise", cl::init(0.02),
-                                cl::desc("Simulated measurement noise"));
+                                cl::desc("Simulated measurement noise"),
+                                cl::cat(toolCategory));
 static cl::opt<std::string> simFidelityOption(
     "sim-fidelity", cl::init("compiled"),
     cl::desc("Under sim:<device>: compiled (compile each candidate, time it "
              "with ptxas's resources) or analytic (time the schedule from its "
-             "facts, without compiling)"));
+             "facts, without compiling)"),
+    cl::cat(toolCategory));
 static cl::opt<double> simTrialSeconds(
     "sim-trial-seconds", cl::init(0),
     cl::desc("Under --sim-fidelity=analytic: seconds of a virtual clock "
              "charged per measured candidate, added to the elapsed time "
-             "(records, curves, --time-limit)"));
+             "(records, curves, --time-limit)"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> cudaPath("cuda-path", cl::init(""),
-                                     cl::desc("CUDA toolkit (ptxas)"));
-static cl::opt<bool> quiet("quiet", cl::desc("No progress lines"));
+                                     cl::desc("CUDA toolkit (ptxas)"),
+                                     cl::cat(toolCategory));
+static cl::opt<bool> quiet("quiet", cl::desc("No progress lines"),
+                           cl::cat(toolCategory));
 static cl::opt<std::string>
-    exportFile("export", cl::desc("Write the records of --db as JSON lines "
-                                  "to this file ('-' for stdout) and exit"));
+    exportFile("export",
+               cl::desc("Write the records of --db as JSON lines "
+                        "to this file ('-' for stdout) and exit"),
+               cl::cat(toolCategory));
 static cl::opt<std::string>
-    importFile("import", cl::desc("Add the JSON-lines records of this file "
-                                  "to --db and exit"));
-static cl::opt<std::string> emitDir(
-    "emit", cl::desc("Write, per task, the best schedule as a module with an "
+    importFile("import",
+               cl::desc("Add the JSON-lines records of this file "
+                        "to --db and exit"),
+               cl::cat(toolCategory));
+static cl::opt<std::string>
+    emitDir("emit",
+            cl::desc("Write, per task, the best schedule as a module with an "
                      "upstream transform script, and the whole model compiled "
-                     "with the best schedules, to this directory"));
+                     "with the best schedules, to this directory"),
+            cl::cat(toolCategory));
 static cl::opt<int> crashAfterTrials(
     "crash-after-trials", cl::init(0), cl::Hidden,
-    cl::desc("Testing: SIGKILL this process after N committed trials"));
+    cl::desc("Testing: SIGKILL this process after N committed trials"),
+    cl::cat(toolCategory));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tessel-tune: " << message << "\n";
@@ -206,6 +254,7 @@ struct TaskRun {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
+  cl::HideUnrelatedOptions({&toolCategory, &getPrunerCategory()});
   cl::ParseCommandLineOptions(argc, argv, "tessel-tune: tune the kernels of "
                                           "a model\n");
   if (!variant.empty()) {
