@@ -60,6 +60,10 @@ static cl::opt<unsigned> taskIndex("task", cl::init(0),
 static cl::opt<std::string> featuresName("features", cl::init("ansor"),
                                          cl::desc("Feature set"),
                                          cl::cat(toolCategory));
+static cl::opt<std::string>
+    treeMethod("xgb-tree-method", cl::init("hist"),
+               cl::desc("XGBoost tree_method: hist, exact or approx"),
+               cl::cat(toolCategory));
 static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
                                           cl::desc("xgboost or random"),
                                           cl::cat(toolCategory));
@@ -207,9 +211,11 @@ int main(int argc, char **argv) {
   }
 
   std::unique_ptr<CostModel> costModel;
-  if (costModelName == "xgboost")
-    costModel = std::make_unique<XGBoostCostModel>();
-  else if (costModelName == "random")
+  if (costModelName == "xgboost") {
+    XGBoostCostModelOptions options;
+    options.treeMethod = treeMethod;
+    costModel = std::make_unique<XGBoostCostModel>(options);
+  } else if (costModelName == "random")
     costModel = std::make_unique<RandomCostModel>(seed);
   else
     return fail("unknown cost model '" + costModelName + "'");

@@ -115,6 +115,11 @@ static cl::opt<double> tileMutationWeight(
 static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
                                           cl::desc("xgboost or random"),
                                           cl::cat(toolCategory));
+static cl::opt<std::string>
+    treeMethod("xgb-tree-method", cl::init("hist"),
+               cl::desc("XGBoost tree_method: hist (default), exact (TVM's "
+                        "effective choice) or approx"),
+               cl::cat(toolCategory));
 static cl::opt<std::string> featuresName("features", cl::init("ansor"),
                                          cl::desc("Feature set"),
                                          cl::cat(toolCategory));
@@ -406,10 +411,10 @@ int main(int argc, char **argv) {
       "{{\"trials\": {0}, \"measures_per_round\": {1}, \"population\": {2}, "
       "\"generations\": {3}, \"cost_model\": \"{4}\", \"features\": \"{5}\", "
       "\"scheduler\": \"{6}\", \"resume\": {7}, \"sim_fidelity\": \"{8}\", "
-      "\"sim_trial_seconds\": {9}}",
+      "\"sim_trial_seconds\": {9}, \"xgb_tree_method\": \"{10}\"}",
       trials, perRound, population, generations, costModelName, featuresName,
       schedulerName, resume ? "true" : "false", stringifySimFidelity(*fidelity),
-      simTrialSeconds.getValue());
+      simTrialSeconds.getValue(), treeMethod.getValue());
   if (strategyName == "psa")
     runInfo.optionsJson.insert(runInfo.optionsJson.size() - 1,
                                ", \"psa\": " +
@@ -440,6 +445,7 @@ int main(int argc, char **argv) {
   strategyOptions.tileMutationWeight = tileMutationWeight;
   strategyOptions.costModel = costModelName;
   strategyOptions.features = featuresName;
+  strategyOptions.treeMethod = treeMethod;
   auto strategy = createStrategy(strategyName, strategyOptions, device);
   if (!strategy)
     return fail(llvm::toString(strategy.takeError()));

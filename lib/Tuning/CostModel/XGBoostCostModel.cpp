@@ -270,6 +270,7 @@ llvm::Error XGBoostCostModel::trainGrouped(
       {"eta", llvm::formatv("{0}", options.eta).str()},
       {"seed", std::to_string(options.seed)},
       {"disable_default_eval_metric", "1"},
+      {"tree_method", options.treeMethod},
   };
   if (llvm::Error error = setCommonParams(handle, options))
     return error;

@@ -270,6 +270,7 @@ tessel::createPsaStrategy(const StrategyOptions &options,
     XGBoostCostModelOptions xgb;
     xgb.seed = options.seed;
     xgb.nthread = options.modelThreads;
+    xgb.treeMethod = options.treeMethod;
     xgb.objective = XGBoostObjective::PairwiseRank;
     auto ranking = std::make_unique<XGBoostCostModel>(xgb);
     if (!p.costModelInit.empty()) {

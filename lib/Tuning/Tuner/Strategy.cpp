@@ -263,6 +263,7 @@ tessel::createStrategy(llvm::StringRef name, const StrategyOptions &options,
     XGBoostCostModelOptions xgb;
     xgb.seed = options.seed;
     xgb.nthread = options.modelThreads;
+    xgb.treeMethod = options.treeMethod;
     model = std::make_unique<XGBoostCostModel>(xgb);
   } else if (options.costModel == "random") {
     model = std::make_unique<RandomCostModel>(options.seed);

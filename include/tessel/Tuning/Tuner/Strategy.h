@@ -96,6 +96,8 @@ struct StrategyOptions {
   std::string features = "ansor";
   /// Worker threads of the cost model.
   int modelThreads = 1;
+  /// XGBoost's tree_method (XGBoostCostModelOptions::treeMethod).
+  std::string treeMethod = "hist";
   /// Dynamic gradient descent (`dgd`, docs/Dgd.md).
   DgdOptions dgd;
   /// Strategy `psa` (docs/Pruner.md).
