@@ -52,6 +52,7 @@
 #include <chrono>
 #include <csignal>
 #include <cmath>
+#include <cstdio>
 #include <thread>
 #include <unistd.h>
 
@@ -111,6 +112,11 @@ static cl::opt<double> tileMutationWeight(
     "tile-mutation-weight", cl::init(0.9),
     cl::desc("Evolutionary: chance that a mutation changes tile sizes rather "
              "than the unroll knob (TVM: 0.9)"),
+    cl::cat(toolCategory));
+static cl::opt<double> epsilonGreedy(
+    "epsilon-greedy", cl::init(0.05),
+    cl::desc("Evolutionary: share of each batch drawn at random instead of "
+             "by the model (Ansor: 0.05)"),
     cl::cat(toolCategory));
 static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
                                           cl::desc("xgboost or random"),
@@ -256,6 +262,32 @@ struct TaskRun {
 };
 } // namespace
 
+/// The first search flag out of its range, said as an error; empty when all
+/// are valid.
+static std::string validateSearchFlags() {
+  auto outOf = [](StringRef flag, double value, StringRef range) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g", value);
+    return llvm::formatv("--{0}={1} is out of range: {2}", flag, text, range)
+        .str();
+  };
+  if (trials < 1)
+    return outOf("trials", trials, "at least 1");
+  if (perRound < 1)
+    return outOf("measures-per-round", perRound, "at least 1");
+  if (population < 1)
+    return outOf("population", population, "at least 1");
+  if (generations < 0)
+    return outOf("generations", generations, "at least 0");
+  if (timeLimit < 0)
+    return outOf("time-limit", timeLimit, "at least 0 (0: no limit)");
+  if (epsilonGreedy < 0 || epsilonGreedy > 1)
+    return outOf("epsilon-greedy", epsilonGreedy, "0 to 1");
+  if (tileMutationWeight < 0 || tileMutationWeight > 1)
+    return outOf("tile-mutation-weight", tileMutationWeight, "0 to 1");
+  return "";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
@@ -281,6 +313,8 @@ int main(int argc, char **argv) {
     strategyName.setValue(strategy.str());
     featuresName.setValue(features.str());
   }
+  if (std::string invalid = validateSearchFlags(); !invalid.empty())
+    return fail(invalid);
   std::string error;
   if (!exportFile.empty() || !importFile.empty()) {
     auto db = RecordsDatabase::open(
@@ -443,6 +477,7 @@ int main(int argc, char **argv) {
   strategyOptions.populationSize = population;
   strategyOptions.generations = generations;
   strategyOptions.tileMutationWeight = tileMutationWeight;
+  strategyOptions.epsilonGreedy = epsilonGreedy;
   strategyOptions.costModel = costModelName;
   strategyOptions.features = featuresName;
   strategyOptions.treeMethod = treeMethod;
