@@ -25,14 +25,21 @@ else
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
 fi
+# VARIANTS: "NAME:FLAG,FLAG ..." (default: random and evolutionary with
+# Ansor's defaults), e.g. "evo-eps25:--strategy=evolutionary,--epsilon-greedy=0.25".
+variants=${VARIANTS:-"random:--strategy=random evolutionary:--strategy=evolutionary"}
+names=()
+for variant in $variants; do names+=("${variant%%:*}"); done
 for workload in $workloads; do
-  for strategy in random evolutionary; do
+  for variant in $variants; do
+    strategy=${variant%%:*}
+    IFS=, read -r -a flags <<< "${variant#*:}"
     for seed in $(seq 1 "$seeds"); do
       [ -s "$work/$workload-$strategy-$seed.json" ] && continue
       start=$(date +%s.%N)
       rm -f "$work/$workload-$strategy-$seed.db"*
       "$build/bin/tessel-tune" "$root/examples/$workload.mlir" --measure=sim:h100 \
-        --sim-fidelity="$fidelity" --strategy="$strategy" --trials="$trials" --seed="$seed" \
+        --sim-fidelity="$fidelity" "${flags[@]}" --trials="$trials" --seed="$seed" \
         --db="$work/$workload-$strategy-$seed.db" --report="$work/$workload-$strategy-$seed.json.tmp" \
         --quiet > /dev/null
       mv "$work/$workload-$strategy-$seed.json.tmp" "$work/$workload-$strategy-$seed.json"
@@ -41,10 +48,11 @@ for workload in $workloads; do
     done
   done
 done
-python3 - "$work" "$trials" "$seeds" "$fidelity" $workloads <<'PY'
+python3 - "$work" "$trials" "$seeds" "$fidelity" "${names[*]}" $workloads <<'PY'
 import json, math, sys, os
 work, trials, seeds, fidelity = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-workloads = sys.argv[5:]
+strategies = sys.argv[5].split()
+workloads = sys.argv[6:]
 times = {}
 for line in open(os.path.join(work, "times.txt")):
     w, s, seed, t = line.split()
@@ -54,7 +62,7 @@ print("| workload | strategy | " + " | ".join(f"seed {i}" for i in range(1, seed
       " | geomean | x default | wall s/run |")
 print("|---|---|" + "---|" * seeds + "---|---|---|")
 for w in workloads:
-    for s in ["random", "evolutionary"]:
+    for s in strategies:
         best, speed, wall = [], [], []
         for seed in range(1, seeds + 1):
             r = json.load(open(os.path.join(work, f"{w}-{s}-{seed}.json")))
