@@ -23,6 +23,7 @@
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
+#include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Search/RandomEngine.h"
 #include "tessel/Tuning/Search/Task.h"
@@ -131,16 +132,13 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  llvm::SourceMgr sourceMgr;
   std::string error;
-  auto file = mlir::openInputFile(inputFile, &error);
-  if (!file)
-    return fail(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> model = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!model)
-    return fail("cannot parse '" + inputFile + "'");
-  auto tasks = extractTasks(*model, &context);
+  std::unique_ptr<ModelFile> modelFile =
+      ModelFile::load(inputFile, &context, error);
+  if (!modelFile)
+    return fail(error.empty() ? "cannot parse '" + inputFile + "'" : error);
+  ModuleOp model = modelFile->getModule();
+  auto tasks = extractTasks(model, &context);
   if (!tasks)
     return fail(llvm::toString(tasks.takeError()));
   if (taskIndex >= tasks->size())

@@ -23,6 +23,7 @@
 #include "tessel/InitAllPasses.h"
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Search/Task.h"
 #include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
@@ -101,16 +102,12 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file)
-    return fail(error);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> model = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!model)
-    return 1;
-  auto tasks = extractTasks(*model, &context);
+  std::unique_ptr<ModelFile> modelFile =
+      ModelFile::load(inputFile, &context, error);
+  if (!modelFile)
+    return error.empty() ? 1 : fail(error);
+  ModuleOp model = modelFile->getModule();
+  auto tasks = extractTasks(model, &context);
   if (!tasks)
     return fail(llvm::toString(tasks.takeError()));
   if (tasks->empty())

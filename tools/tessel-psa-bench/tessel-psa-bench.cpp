@@ -22,6 +22,7 @@
 
 #include "tessel/InitAllDialects.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Search/Task.h"
 #include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Tuner/TargetSpace.h"
@@ -135,17 +136,12 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
   for (const std::string &path : inputFiles) {
     std::string error;
-    auto file = openInputFile(path, &error);
-    if (!file)
-      return fail(error);
-    llvm::SourceMgr sourceMgr;
-    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-    SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-    OwningOpRef<ModuleOp> model =
-        parseSourceFile<ModuleOp>(sourceMgr, &context);
-    if (!model)
-      return 1;
-    auto tasks = extractTasks(*model, &context);
+    std::unique_ptr<ModelFile> modelFile =
+        ModelFile::load(path, &context, error);
+    if (!modelFile)
+      return error.empty() ? 1 : fail(error);
+    ModuleOp model = modelFile->getModule();
+    auto tasks = extractTasks(model, &context);
     if (!tasks)
       return fail(path + ": " + llvm::toString(tasks.takeError()));
 

@@ -25,6 +25,7 @@
 #include "tessel/Tuning/Measure/LaunchPlan.h"
 #include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/ModelFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -96,14 +97,13 @@ static int fail(const llvm::Twine &message) {
 
 static OwningOpRef<ModuleOp> parseModule(StringRef path, MLIRContext &context) {
   std::string error;
-  auto file = openInputFile(path, &error);
+  std::unique_ptr<ModelFile> file = ModelFile::load(path, &context, error);
   if (!file) {
-    llvm::errs() << "tessel-run: " << error << "\n";
+    if (!error.empty())
+      llvm::errs() << "tessel-run: " << error << "\n";
     return nullptr;
   }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  return file->takeModule();
 }
 
 /// The function to run: --function, or the only public func.func.

@@ -18,21 +18,22 @@
 
 #include "PrunerFlags.h"
 
+#include "tessel/Dialect/Tessel/Transforms/Passes.h"
 #include "tessel/InitAllDialects.h"
 #include "tessel/InitAllPasses.h"
-#include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/Measure/CudaMeasurer.h"
 #include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
-#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
+#include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Search/Task.h"
+#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Tuner/CandidateCompiler.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 #include "tessel/Tuning/Tuner/TaskScheduler.h"
-#include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
-#include "tessel/Pipelines/Pipelines.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -347,16 +348,12 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  auto file = openInputFile(inputFile, &error);
-  if (!file)
-    return fail(error);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> model = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!model)
-    return 1;
-  auto tasks = extractTasks(*model, &context);
+  std::unique_ptr<ModelFile> modelFile =
+      ModelFile::load(inputFile, &context, error);
+  if (!modelFile)
+    return error.empty() ? 1 : fail(error);
+  ModuleOp model = modelFile->getModule();
+  auto tasks = extractTasks(model, &context);
   if (!tasks)
     return fail(llvm::toString(tasks.takeError()));
 
@@ -831,7 +828,7 @@ int main(int argc, char **argv) {
         return fail("cannot emit the schedule of task " + std::to_string(index));
     }
     // The model with the best records applied, compiled.
-    OwningOpRef<ModuleOp> compiled(cast<ModuleOp>((*model)->clone()));
+    OwningOpRef<ModuleOp> compiled(cast<ModuleOp>(model->clone()));
     PassManager pm(&context);
     pm.addPass(createTesselApplyTunedPass(dbPath, target));
     auto pipeline = TesselToCudaOptions::createFromString(
