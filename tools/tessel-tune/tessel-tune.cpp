@@ -119,6 +119,12 @@ static cl::opt<double> epsilonGreedy(
     cl::desc("Evolutionary: share of each batch drawn at random instead of "
              "by the model (Ansor: 0.05)"),
     cl::cat(toolCategory));
+static cl::opt<double> diversityRatio(
+    "diversity-filter", cl::init(0),
+    cl::desc("Evolutionary: pick the model's part of a batch for knob "
+             "diversity among this many times its size best candidates "
+             "(AutoTVM's diversity filter; 0: off, Ansor)"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> costModelName("cost-model", cl::init("xgboost"),
                                           cl::desc("xgboost or random"),
                                           cl::cat(toolCategory));
@@ -286,6 +292,8 @@ static std::string validateSearchFlags() {
     return outOf("epsilon-greedy", epsilonGreedy, "0 to 1");
   if (tileMutationWeight < 0 || tileMutationWeight > 1)
     return outOf("tile-mutation-weight", tileMutationWeight, "0 to 1");
+  if (diversityRatio != 0 && diversityRatio < 1)
+    return outOf("diversity-filter", diversityRatio, "0 (off) or at least 1");
   return "";
 }
 
@@ -475,6 +483,7 @@ int main(int argc, char **argv) {
   strategyOptions.generations = generations;
   strategyOptions.tileMutationWeight = tileMutationWeight;
   strategyOptions.epsilonGreedy = epsilonGreedy;
+  strategyOptions.diversityRatio = diversityRatio;
   strategyOptions.costModel = costModelName;
   strategyOptions.features = featuresName;
   strategyOptions.treeMethod = treeMethod;

@@ -15,11 +15,13 @@
 #include "tessel/Tuning/Tuner/PsaStrategy.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -229,6 +231,16 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
                    [](const auto &a, const auto &b) { return a.first > b.first; });
   int randomCount = static_cast<int>(count * options.epsilonGreedy + 0.5);
   std::vector<Candidate> batch;
+  if (options.diversityRatio >= 1) {
+    // The pool holds unseen candidates only.
+    size_t picked = std::max(0, count - randomCount);
+    size_t considered = std::min(
+        ranked.size(), static_cast<size_t>(options.diversityRatio * picked));
+    for (size_t index :
+         pickDiverse(llvm::ArrayRef(ranked).take_front(considered), picked))
+      if (state.seen.insert(ranked[index].second.getId()).second)
+        batch.push_back(ranked[index].second);
+  }
   for (auto &[score, candidate] : ranked) {
     if (static_cast<int>(batch.size()) >= count - randomCount)
       break;
@@ -239,6 +251,54 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
       sampleUnseen(state, count - static_cast<int>(batch.size()));
   batch.insert(batch.end(), random.begin(), random.end());
   return batch;
+}
+
+/// The knob values of `candidate`, as (knob, value) keys: its sketch, each
+/// loop's tile size at each level, the unroll value, each vector width.
+static SmallVector<std::pair<int64_t, int64_t>>
+getKnobValues(const Candidate &candidate) {
+  SmallVector<std::pair<int64_t, int64_t>> knobs;
+  int64_t knob = 0;
+  knobs.push_back({knob++, candidate.space});
+  ConfigAttr config = candidate.config;
+  for (unsigned loop = 0; loop < config.getNumLoops(); ++loop)
+    for (int64_t tile : config.getLoopTiles(loop))
+      knobs.push_back({knob++, tile});
+  knobs.push_back({knob++, config.getUnroll()});
+  for (int64_t width : config.getVector())
+    knobs.push_back({knob++, width});
+  return knobs;
+}
+
+std::vector<size_t>
+tessel::pickDiverse(ArrayRef<std::pair<double, Candidate>> ranked,
+                    size_t count, double knobWeight) {
+  std::vector<SmallVector<std::pair<int64_t, int64_t>>> knobs;
+  for (const auto &entry : ranked)
+    knobs.push_back(getKnobValues(entry.second));
+  llvm::DenseSet<std::pair<int64_t, int64_t>> covered;
+  std::vector<bool> taken(ranked.size(), false);
+  std::vector<size_t> picked;
+  while (picked.size() < std::min(count, ranked.size())) {
+    size_t best = 0;
+    double bestGain = -std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < ranked.size(); ++i) {
+      if (taken[i])
+        continue;
+      int64_t fresh = llvm::count_if(
+          knobs[i], [&](const auto &value) { return !covered.contains(value); });
+      double gain = ranked[i].first + knobWeight * fresh;
+      // Ties go to the better-ranked candidate.
+      if (gain > bestGain) {
+        bestGain = gain;
+        best = i;
+      }
+    }
+    taken[best] = true;
+    picked.push_back(best);
+    covered.insert(knobs[best].begin(), knobs[best].end());
+  }
+  return picked;
 }
 
 std::vector<std::string> tessel::getStrategyNames() {

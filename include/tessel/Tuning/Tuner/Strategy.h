@@ -90,6 +90,11 @@ struct StrategyOptions {
   double epsilonGreedy = 0.05;
   /// Fraction of the initial population taken from the best measured.
   double measuredRatio = 0.2;
+  /// Diversity-aware batch selection (AutoTVM's diversity filter): when at
+  /// least 1, the model-picked part of a batch is chosen among the
+  /// `diversityRatio` x its size best candidates by pickDiverse(); 0 takes
+  /// the best by score, as Ansor.
+  double diversityRatio = 0;
   /// "xgboost" or "random".
   std::string costModel = "xgboost";
   /// Feature extractor name ("ansor", "af").
@@ -141,6 +146,15 @@ std::vector<Candidate> sampleUnseen(TaskSearchState &state, int count);
 /// A uniform random candidate of `state` (a random sketch's random config),
 /// seen or not; std::nullopt when sampling fails.
 std::optional<Candidate> sampleCandidate(TaskSearchState &state);
+
+/// Greedy submodular selection of `count` of `ranked` (best first): each
+/// step takes the candidate maximizing its score plus `knobWeight` times the
+/// number of its knob values (a tile size of a loop at a level, the unroll
+/// value, a vector width of an operand) no selected candidate has yet.
+/// Returns indices into `ranked` in the order taken.
+std::vector<size_t>
+pickDiverse(ArrayRef<std::pair<double, Candidate>> ranked, size_t count,
+            double knobWeight = 1.0);
 
 /// Ansor's GPU mutation of `candidate`: its tile sizes (with chance
 /// `tileMutationWeight`, TVM's 0.9) or else its unroll value, as the
