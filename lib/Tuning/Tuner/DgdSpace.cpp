@@ -141,6 +141,9 @@ TileVectorSpace::toConfig(ArrayRef<unsigned> indices, ConfigAttr like) const {
   // extent of the operand's shared tile and each thread's share of it.
   SmallVector<int64_t> vector(like.getVector());
   if (!vector.empty()) {
+    // Most neighbours of a fragmented space fail here, cheaply.
+    if (!space->fitsTiles(tiles))
+      return std::nullopt;
     MLIRContext *context = like.getContext();
     ConfigAttr probe = ConfigAttr::get(context, tiles, unroll, {});
     SmallVector<int64_t> blockTile = getBlockTile(sketch, probe, nest);

@@ -89,6 +89,14 @@ public:
   /// On failure, `why` (when given) says which constraint failed.
   LogicalResult check(ConfigAttr config, std::string *why = nullptr) const;
 
+  /// Whether a config with `tiles` (which have the sketch's levels and
+  /// multiply to the loop extents) and 1-wide loads passes check(),
+  /// computed on the plain vectors, without building an attribute. Wider
+  /// loads only add constraints, so when this fails no config with these
+  /// tiles and a vector width per staged operand passes check(); a config
+  /// without widths (as default configs) is not covered.
+  bool fitsTiles(LoopTiles tiles) const;
+
   /// Every config of the space, in a fixed order: every ordered
   /// factorization of every loop into its levels, every unroll value and
   /// every vector width of each staged operand that divides its per-thread
@@ -138,12 +146,6 @@ private:
   SmallVector<SmallVector<int64_t>> getValidVectors(ConfigAttr probe) const;
   /// Tiles of `config` as vectors.
   SmallVector<SmallVector<int64_t>> getTiles(ConfigAttr config) const;
-  /// Whether a config with `tiles` (which have the sketch's levels and
-  /// multiply to the loop extents) and 1-wide loads can pass check(),
-  /// computed on the plain vectors: most draws of sample() and
-  /// mutateTileSize() fail here, before an attribute is built. Rejects
-  /// exactly the tiles for which check() of such a config fails.
-  bool fitsTiles(LoopTiles tiles) const;
   /// The device constraints of check() (threads, virtual threads, shared
   /// memory, registers) for `tiles` and per staged operand `vector`.
   LogicalResult checkDeviceLimits(LoopTiles tiles, ArrayRef<int64_t> vector,
