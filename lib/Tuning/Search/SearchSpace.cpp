@@ -109,20 +109,12 @@ unsigned SearchSpace::getNumLevels(unsigned loop) const {
                                 : sketch.getNumSpaceLevels();
 }
 
-SmallVector<SmallVector<int64_t>>
-SearchSpace::getTiles(ConfigAttr config) const {
-  SmallVector<SmallVector<int64_t>> tiles;
-  for (unsigned loop = 0; loop < config.getNumLoops(); ++loop)
-    tiles.emplace_back(config.getLoopTiles(loop));
-  return tiles;
-}
-
 int64_t SearchSpace::getSharedMemoryLimit() const {
   return device.defaultSharedMemoryPerBlockBytes;
 }
 
 int64_t SearchSpace::getSharedMemoryBytes(ConfigAttr config) const {
-  return getSharedMemoryBytes(getTiles(config));
+  return getSharedMemoryBytes(getTileVectors(config));
 }
 
 int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles) const {
@@ -135,7 +127,7 @@ int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles) const {
 }
 
 RegisterEstimate SearchSpace::estimateRegisters(ConfigAttr config) const {
-  return estimateRegisters(getTiles(config), config.getVector());
+  return estimateRegisters(getTileVectors(config), config.getVector());
 }
 
 RegisterEstimate SearchSpace::estimateRegisters(LoopTiles tiles,
@@ -207,7 +199,7 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
                               })))
       return fail(message);
   }
-  return checkDeviceLimits(getTiles(config), config.getVector(), why);
+  return checkDeviceLimits(getTileVectors(config), config.getVector(), why);
 }
 
 LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
@@ -269,19 +261,19 @@ static SmallVector<int64_t> sampleComposition(int64_t exponent, unsigned parts,
 }
 
 SmallVector<SmallVector<int64_t>>
-SearchSpace::getValidVectors(ConfigAttr probe) const {
+SearchSpace::getValidVectors(LoopTiles tiles) const {
   SmallVector<SmallVector<int64_t>> result;
-  SmallVector<int64_t> tile = getBlockTile(sketch, probe, nest);
-  int64_t threads = getThreadsPerBlock(sketch, probe, nest);
-  for (auto [index, operand] : llvm::enumerate(sketch.getShared())) {
-    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
-    SmallVector<int64_t> shape = getFootprintShape(map, tile);
-    int64_t footprint = getFootprint(map, tile);
-    if (threads <= 0 || footprint % threads != 0)
+  SmallVector<int64_t> blockTile = getBlockTile(sketch, tiles, nest);
+  int64_t threads = getThreadsPerBlock(sketch, tiles, nest);
+  for (auto [footprint, candidates] :
+       llvm::zip(sharedFootprints, vectorCandidates)) {
+    int64_t elements = footprint.getElements(blockTile);
+    if (threads <= 0 || elements % threads != 0)
       return {};
-    int64_t perThread = footprint / threads;
+    int64_t perThread = elements / threads;
+    SmallVector<int64_t> shape = footprint.getShape(blockTile);
     SmallVector<int64_t> &valid = result.emplace_back();
-    for (int64_t width : vectorCandidates[index])
+    for (int64_t width : candidates)
       if (perThread % width == 0 && (shape.empty() || shape.back() % width == 0))
         valid.push_back(width);
     if (valid.empty())
@@ -349,11 +341,8 @@ SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
       tiles.push_back(perLoop[loop][at[loop]]);
     // The tiles alone (with 1-wide loads) must fit; wider loads only add
     // registers.
-    auto probe = fitsTiles(tiles)
-                     ? ConfigAttr::get(ctx, tiles, kUnrollValues[0], ones)
-                     : ConfigAttr();
-    if (probe && succeeded(check(probe))) {
-      SmallVector<SmallVector<int64_t>> widths = getValidVectors(probe);
+    if (fitsTiles(tiles)) {
+      SmallVector<SmallVector<int64_t>> widths = getValidVectors(tiles);
       if (widths.size() == ones.size()) {
         SmallVector<size_t> w(widths.size(), 0);
         while (true) {
@@ -389,25 +378,13 @@ SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
 }
 
 std::optional<SmallVector<int64_t>>
-SearchSpace::sampleVector(ConfigAttr probe, RandomEngine &rng) const {
+SearchSpace::sampleVector(LoopTiles tiles, RandomEngine &rng) const {
+  SmallVector<SmallVector<int64_t>> valid = getValidVectors(tiles);
+  if (valid.size() != sharedFootprints.size())
+    return std::nullopt;
   SmallVector<int64_t> vector;
-  SmallVector<int64_t> tile = getBlockTile(sketch, probe, nest);
-  int64_t threads = getThreadsPerBlock(sketch, probe, nest);
-  for (auto [index, operand] : llvm::enumerate(sketch.getShared())) {
-    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
-    SmallVector<int64_t> shape = getFootprintShape(map, tile);
-    int64_t footprint = getFootprint(map, tile);
-    if (footprint % threads != 0)
-      return std::nullopt;
-    int64_t perThread = footprint / threads;
-    SmallVector<int64_t> valid;
-    for (int64_t width : vectorCandidates[index])
-      if (perThread % width == 0 && (shape.empty() || shape.back() % width == 0))
-        valid.push_back(width);
-    if (valid.empty())
-      return std::nullopt;
-    vector.push_back(valid[rng.uniform(valid.size())]);
-  }
+  for (ArrayRef<int64_t> widths : valid)
+    vector.push_back(widths[rng.uniform(widths.size())]);
   return vector;
 }
 
@@ -436,10 +413,7 @@ FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
       continue;
     }
     lastRejected.clear();
-    auto probe = ConfigAttr::get(ctx, tiles, unroll, ones);
-    if (failed(check(probe, &lastReason)))
-      continue;
-    std::optional<SmallVector<int64_t>> vector = sampleVector(probe, rng);
+    std::optional<SmallVector<int64_t>> vector = sampleVector(tiles, rng);
     if (!vector)
       continue;
     auto config = ConfigAttr::get(ctx, tiles, unroll, *vector);
@@ -465,7 +439,7 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
   if (loops.empty())
     return std::nullopt;
   for (int attempt = 0; attempt < kMaxMutationTries; ++attempt) {
-    SmallVector<SmallVector<int64_t>> tiles = getTiles(config);
+    SmallVector<SmallVector<int64_t>> tiles = getTileVectors(config);
     unsigned loop = loops[rng.uniform(loops.size())];
     SmallVector<int64_t> &levels = tiles[loop];
     SmallVector<unsigned> sources;
@@ -485,7 +459,8 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
     levels[dst] *= factor;
     // No vector widths make tiles valid that fail with 1-wide loads (a
     // config without widths, as default ones, is checked as it is).
-    if (!config.getVector().empty() && !fitsTiles(tiles))
+    bool fits = fitsTiles(tiles);
+    if (!config.getVector().empty() && !fits)
       continue;
 
     // Keep the vector widths when they still fit, else draw valid ones.
@@ -493,11 +468,9 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
         ConfigAttr::get(ctx, tiles, config.getUnroll(), config.getVector());
     if (succeeded(check(mutated)))
       return mutated;
-    SmallVector<int64_t> ones(sketch.getShared().size(), 1);
-    auto probe = ConfigAttr::get(ctx, tiles, config.getUnroll(), ones);
-    if (failed(check(probe)))
+    if (!fits)
       continue;
-    std::optional<SmallVector<int64_t>> vector = sampleVector(probe, rng);
+    std::optional<SmallVector<int64_t>> vector = sampleVector(tiles, rng);
     if (!vector)
       continue;
     mutated = ConfigAttr::get(ctx, tiles, config.getUnroll(), *vector);

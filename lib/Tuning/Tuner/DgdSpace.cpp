@@ -7,6 +7,7 @@
 #include "tessel/Tuning/Tuner/DgdSpace.h"
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -118,10 +119,7 @@ TileVectorSpace::getIndices(ConfigAttr config) const {
 std::optional<ConfigAttr>
 TileVectorSpace::toConfig(ArrayRef<unsigned> indices, ConfigAttr like) const {
   const LoopNest &nest = space->getLoopNest();
-  SketchAttr sketch = space->getSketch();
-  SmallVector<SmallVector<int64_t>> tiles;
-  for (unsigned loop = 0; loop < nest.size(); ++loop)
-    tiles.emplace_back(like.getLoopTiles(loop));
+  SmallVector<SmallVector<int64_t>> tiles = getTileVectors(like);
   int64_t unroll = like.getUnroll();
   for (auto [c, index] : llvm::zip(coordinates, indices)) {
     if (c.loop < 0)
@@ -137,33 +135,20 @@ TileVectorSpace::toConfig(ArrayRef<unsigned> indices, ConfigAttr like) const {
       return std::nullopt;
     tiles[loop][0] = nest.extents[loop] / inner;
   }
-  // Vector widths: the widest up to the old one that divides the innermost
-  // extent of the operand's shared tile and each thread's share of it.
+  // Vector widths: the widest valid one up to the old one (or up to the
+  // widest candidate with widestVectors).
   SmallVector<int64_t> vector(like.getVector());
   if (!vector.empty()) {
     // Most neighbours of a fragmented space fail here, cheaply.
     if (!space->fitsTiles(tiles))
       return std::nullopt;
-    MLIRContext *context = like.getContext();
-    ConfigAttr probe = ConfigAttr::get(context, tiles, unroll, {});
-    SmallVector<int64_t> blockTile = getBlockTile(sketch, probe, nest);
-    int64_t threads = getThreadsPerBlock(sketch, probe, nest);
-    linalg::LinalgOp op = space->getOp();
-    for (auto [i, operand] : llvm::enumerate(sketch.getShared())) {
-      AffineMap map =
-          op.getMatchingIndexingMap(op.getDpsInputOperand(operand));
-      SmallVector<int64_t> shape = getFootprintShape(map, blockTile);
-      int64_t footprint = getFootprint(map, blockTile);
-      if (threads <= 0 || footprint % threads != 0)
-        return std::nullopt;
-      int64_t perThread = footprint / threads;
-      int64_t innermost = shape.empty() ? 1 : shape.back();
-      int64_t width = vector[i];
-      if (widestVectors && !space->getVectorCandidates(i).empty())
-        width = space->getVectorCandidates(i).back();
-      while (width > 1 && (innermost % width || perThread % width))
-        width /= 2;
-      vector[i] = width;
+    SmallVector<SmallVector<int64_t>> valid = space->getValidVectors(tiles);
+    if (valid.size() != vector.size())
+      return std::nullopt;
+    for (auto [i, widths] : llvm::enumerate(valid)) {
+      int64_t limit = widestVectors ? widths.back() : vector[i];
+      vector[i] = *llvm::find_if(llvm::reverse(widths),
+                                 [&](int64_t width) { return width <= limit; });
     }
   }
   ConfigAttr config = ConfigAttr::get(like.getContext(), tiles, unroll, vector);

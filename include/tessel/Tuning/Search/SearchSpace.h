@@ -97,6 +97,11 @@ public:
   /// without widths (as default configs) is not covered.
   bool fitsTiles(LoopTiles tiles) const;
 
+  /// Per staged operand, every vector width that divides its per-thread
+  /// load and the innermost extent of its shared tile under `tiles`, in
+  /// increasing order (empty when some operand has none).
+  SmallVector<SmallVector<int64_t>> getValidVectors(LoopTiles tiles) const;
+
   /// Every config of the space, in a fixed order: every ordered
   /// factorization of every loop into its levels, every unroll value and
   /// every vector width of each staged operand that divides its per-thread
@@ -136,16 +141,10 @@ private:
 
   /// Levels of loop `loop` under the sketch.
   unsigned getNumLevels(unsigned loop) const;
-  /// Per staged operand, a vector width drawn uniformly among those that
-  /// divide its per-thread load under the tiles of `probe`; std::nullopt
-  /// when some operand has none.
-  std::optional<SmallVector<int64_t>> sampleVector(ConfigAttr probe,
+  /// Per staged operand, a vector width drawn uniformly among
+  /// getValidVectors(tiles); std::nullopt when some operand has none.
+  std::optional<SmallVector<int64_t>> sampleVector(LoopTiles tiles,
                                                    RandomEngine &rng) const;
-  /// Per staged operand, every vector width that divides its per-thread
-  /// load under the tiles of `probe` (empty when some operand has none).
-  SmallVector<SmallVector<int64_t>> getValidVectors(ConfigAttr probe) const;
-  /// Tiles of `config` as vectors.
-  SmallVector<SmallVector<int64_t>> getTiles(ConfigAttr config) const;
   /// The device constraints of check() (threads, virtual threads, shared
   /// memory, registers) for `tiles` and per staged operand `vector`.
   LogicalResult checkDeviceLimits(LoopTiles tiles, ArrayRef<int64_t> vector,

@@ -85,14 +85,6 @@ static int64_t productFrom(ArrayRef<int64_t> values, unsigned first) {
   return product;
 }
 
-/// The tiles of `config` as plain vectors.
-static SmallVector<SmallVector<int64_t>> getTileVectors(ConfigAttr config) {
-  SmallVector<SmallVector<int64_t>> tiles;
-  for (unsigned loop = 0; loop < config.getNumLoops(); ++loop)
-    tiles.emplace_back(config.getLoopTiles(loop));
-  return tiles;
-}
-
 SmallVector<int64_t> tessel::getBlockTile(SketchAttr sketch, ConfigAttr config,
                                           const LoopNest &nest) {
   return getBlockTile(sketch, getTileVectors(config), nest);

@@ -20,6 +20,13 @@ static int64_t productFrom(ArrayRef<int64_t> values, unsigned first) {
   return product;
 }
 
+SmallVector<SmallVector<int64_t>> tessel::getTileVectors(ConfigAttr config) {
+  SmallVector<SmallVector<int64_t>> tiles;
+  for (unsigned loop = 0; loop < config.getNumLoops(); ++loop)
+    tiles.emplace_back(config.getLoopTiles(loop));
+  return tiles;
+}
+
 SmallVector<int64_t> tessel::getBlockTile(SketchAttr sketch, LoopTiles tiles,
                                           const LoopNest &nest) {
   SmallVector<int64_t> tile;

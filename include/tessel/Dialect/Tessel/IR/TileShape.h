@@ -25,6 +25,9 @@ namespace tessel {
 /// Tile sizes of every loop, outermost level first, as in a ConfigAttr.
 using LoopTiles = ArrayRef<SmallVector<int64_t>>;
 
+/// The tiles of `config` as plain vectors.
+SmallVector<SmallVector<int64_t>> getTileVectors(ConfigAttr config);
+
 /// getBlockTile on plain tile vectors.
 SmallVector<int64_t> getBlockTile(SketchAttr sketch, LoopTiles tiles,
                                   const LoopNest &nest);
