@@ -22,6 +22,7 @@
 #include "tessel/InitAllDialects.h"
 #include "tessel/InitAllPasses.h"
 #include "tessel/Tuning/Device.h"
+#include "tessel/Tuning/JsonFile.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
 #include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Search/Task.h"
@@ -284,12 +285,8 @@ int main(int argc, char **argv) {
                               {"noise", 0.0},
                               {"elapsed_s", elapsed},
                               {"tasks", std::move(taskReports)}};
-    auto output = openOutputFile(reportFile, &error);
-    if (!output)
-      return fail(error);
-    output->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
-                 << "\n";
-    output->keep();
+    if (llvm::Error written = writeJsonFile(reportFile, std::move(report)))
+      return fail(llvm::toString(std::move(written)));
   }
   return 0;
 }

@@ -21,6 +21,7 @@
 #include "tessel/InitAllPasses.h"
 #include "tessel/Pipelines/Pipelines.h"
 #include "tessel/Tuning/Device.h"
+#include "tessel/Tuning/JsonFile.h"
 #include "tessel/Tuning/Measure/CudaMeasurer.h"
 #include "tessel/Tuning/Measure/LaunchPlan.h"
 #include "tessel/Tuning/Measure/Reference.h"
@@ -316,12 +317,7 @@ int main(int argc, char **argv) {
                         : 0.0;
   }
 
-  std::string error;
-  auto output = openOutputFile(outputFile, &error);
-  if (!output)
-    return fail(error);
-  output->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out)))
-               << "\n";
-  output->keep();
+  if (llvm::Error written = writeJsonFile(outputFile, std::move(out)))
+    return fail(llvm::toString(std::move(written)));
   return result.isOk() ? 0 : 2;
 }

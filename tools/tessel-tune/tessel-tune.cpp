@@ -24,6 +24,7 @@
 #include "tessel/Pipelines/Pipelines.h"
 #include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Tuning/Device.h"
+#include "tessel/Tuning/JsonFile.h"
 #include "tessel/Tuning/Measure/CudaMeasurer.h"
 #include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
@@ -872,12 +873,8 @@ int main(int argc, char **argv) {
         {"search_s", searchSeconds},
         {"compile_measure_s", compileMeasureSeconds},
         {"tasks", std::move(taskReports)}};
-    auto output = openOutputFile(reportFile, &error);
-    if (!output)
-      return fail(error);
-    output->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
-                 << "\n";
-    output->keep();
+    if (llvm::Error written = writeJsonFile(reportFile, std::move(report)))
+      return fail(llvm::toString(std::move(written)));
   }
   return 0;
 }
