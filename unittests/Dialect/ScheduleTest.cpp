@@ -128,6 +128,38 @@ TEST_F(ScheduleTest, PlainTileVectorsGiveTheConfigGeometry) {
   EXPECT_EQ(getThreadsPerBlock(cross, {{128}, {64}, {8, 32}}, nest), 32);
 }
 
+using Shape = SmallVector<int64_t>;
+
+TEST(CooperativeLoadTest, ThreadsThatDivideTheTileFillEveryRound) {
+  // 32x6x6 over 64 threads, 1 wide: innermost dims first.
+  EXPECT_EQ(getCooperativeLoadChunk({32, 6, 6}, 64, 1), (Shape{16, 2, 2}));
+  EXPECT_EQ(getCooperativeLoadLaneUse({32, 6, 6}, 64, 1), 1.0);
+  // 32x8 over 128 threads, 2 wide: one round of 256 elements.
+  EXPECT_EQ(getCooperativeLoadChunk({32, 8}, 128, 2), (Shape{32, 8}));
+  // A tile smaller than a round is one round.
+  EXPECT_EQ(getCooperativeLoadChunk({1, 3, 3, 3}, 256, 1), (Shape{1, 3, 3, 3}));
+  EXPECT_DOUBLE_EQ(getCooperativeLoadLaneUse({1, 3, 3, 3}, 256, 1), 27.0 / 256);
+}
+
+TEST(CooperativeLoadTest, OtherThreadCountsGetTheFullestDivisorChunk) {
+  // A 3x3 conv's input tile (4 channels, 6 rows, 16 columns, 4 wide) over
+  // 56 threads: the innermost-first greedy chunk 1x1x2x16 keeps 8 threads
+  // busy; 1x2x6x16 keeps 48 (2 rounds).
+  EXPECT_EQ(getCooperativeLoadChunk({1, 4, 6, 16}, 56, 4),
+            (Shape{1, 2, 6, 16}));
+  EXPECT_DOUBLE_EQ(getCooperativeLoadLaneUse({1, 4, 6, 16}, 56, 4),
+                   384.0 / (2 * 56 * 4));
+  // Its filter tile 8x4x3x3, 1 wide: 48 of 56 threads in each of 6 rounds,
+  // with the whole innermost row.
+  EXPECT_EQ(getCooperativeLoadChunk({8, 4, 3, 3}, 56, 1), (Shape{4, 4, 1, 3}));
+  // The innermost chunk stays a multiple of the vector width: 3x34x34 over
+  // 256 threads, 2 wide.
+  Shape chunk = getCooperativeLoadChunk({3, 34, 34}, 256, 2);
+  EXPECT_EQ(chunk, (Shape{3, 2, 34}));
+  EXPECT_DOUBLE_EQ(getCooperativeLoadLaneUse({3, 34, 34}, 256, 2),
+                   3468.0 / (17 * 256 * 2));
+}
+
 TEST_F(ScheduleTest, RejectsWrongProductWithMessage) {
   linalg::LinalgOp op = parseOp(kMatmul);
   auto sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,

@@ -147,6 +147,14 @@ TEST_F(SimulatedMeasurerTest, LowOccupancyHurtsMemoryBoundKernels) {
   EXPECT_GT(timeOf(c), full);
 }
 
+TEST_F(SimulatedMeasurerTest, PredicatedLoadsHurtMemoryBoundKernels) {
+  MeasureCandidate c = elementwise();
+  c.facts.vectorWidth = 1;
+  double full = timeOf(c);
+  c.facts.loadLaneUse = 0.5;
+  EXPECT_GT(timeOf(c), full);
+}
+
 TEST_F(SimulatedMeasurerTest, UncoalescedIsSlower) {
   MeasureCandidate c = elementwise();
   double coalesced = timeOf(c);

@@ -6,6 +6,8 @@
 
 #include "Statements.h"
 
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -409,14 +411,19 @@ Statement KernelBuilder::buildCopy(unsigned operand, int64_t width) {
       }
   s.baseTile = blockTile;
 
-  // The elements of the staged tile: chunks of `threads * width` elements,
-  // one vector of `width` per thread.
+  // The elements of the staged tile: rounds of at most one vector of
+  // `width` per thread, as materialized (getCooperativeLoadChunk); when the
+  // threads do not divide the tile, fewer threads load in each round.
   OpOperand *input = op.getDpsInputOperand(operand);
   AffineMap map = op.getMatchingIndexingMap(input);
   width = std::max<int64_t>(1, width);
+  SmallVector<int64_t> shape = getFootprintShape(map, blockTile);
   int64_t footprint = getFootprint(map, blockTile);
-  int64_t chunks = std::max<int64_t>(
-      1, (footprint + threads * width - 1) / (threads * width));
+  int64_t chunk = 1;
+  for (int64_t extent : getCooperativeLoadChunk(shape, threads, width))
+    chunk *= extent;
+  int64_t chunks = std::max<int64_t>(1, footprint / chunk);
+  int64_t loadingThreads = std::max<int64_t>(1, chunk / width);
   auto addLinear = [&](int64_t trip, int64_t step, LoopPosition position,
                        LoopBinding binding, bool vectorized) {
     if (trip == 1)
@@ -429,9 +436,9 @@ Statement KernelBuilder::buildCopy(unsigned operand, int64_t width) {
     l.vectorized = vectorized;
     s.loops.push_back(l);
   };
-  addLinear(chunks, threads * width, LoopPosition::Middle, LoopBinding::Serial,
+  addLinear(chunks, chunk, LoopPosition::Middle, LoopBinding::Serial, false);
+  addLinear(loadingThreads, width, LoopPosition::Middle, LoopBinding::Thread,
             false);
-  addLinear(threads, width, LoopPosition::Middle, LoopBinding::Thread, false);
   addLinear(width, 1, LoopPosition::Inner, LoopBinding::Serial, true);
 
   BufferAccess source;

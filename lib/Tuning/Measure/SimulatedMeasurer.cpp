@@ -223,8 +223,10 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
   const double l2TrafficBytes = requested * amplification + localBytes;
 
   const double dramBytesPerUs = d.dramBandwidthGbps * 1e3;
+  // Predicated cooperative loads keep only some lanes loading.
+  const double loadLaneUse = std::clamp(candidate.facts.loadLaneUse, 0.0, 1.0);
   const double bytesInFlight = activeSms * activeWarps * warpSize *
-                               accessBytes *
+                               accessBytes * loadLaneUse *
                                std::min(unroll, kMaxLoadsInFlight);
   const double bytesNeeded = dramBytesPerUs * kMemoryLatencyNs * 1e-3;
   e.memoryEfficiency = std::min(1.0, bytesInFlight / bytesNeeded);

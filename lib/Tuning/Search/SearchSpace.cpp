@@ -169,10 +169,6 @@ bool SearchSpace::fitsTiles(LoopTiles tiles) const {
   int64_t threads = getThreadsPerBlock(sketch, tiles, nest);
   if (threads > kMaxThreadsPerBlock)
     return false;
-  SmallVector<int64_t> blockTile = getBlockTile(sketch, tiles, nest);
-  for (const FootprintFunction &footprint : sharedFootprints)
-    if (footprint.getElements(blockTile) % threads != 0)
-      return false;
   SmallVector<int64_t> ones(sharedFootprints.size(), 1);
   return succeeded(checkDeviceLimits(tiles, ones, nullptr));
 }
@@ -267,14 +263,14 @@ SearchSpace::getValidVectors(LoopTiles tiles) const {
   int64_t threads = getThreadsPerBlock(sketch, tiles, nest);
   for (auto [footprint, candidates] :
        llvm::zip(sharedFootprints, vectorCandidates)) {
-    int64_t elements = footprint.getElements(blockTile);
-    if (threads <= 0 || elements % threads != 0)
+    if (threads <= 0)
       return {};
-    int64_t perThread = elements / threads;
-    SmallVector<int64_t> shape = footprint.getShape(blockTile);
+    // Threads need not divide the tile: the cooperative load is predicated
+    // (getCooperativeLoadChunk). A vector must not cross a row.
+    int64_t innermost = footprint.getInnermostExtent(blockTile);
     SmallVector<int64_t> &valid = result.emplace_back();
     for (int64_t width : candidates)
-      if (perThread % width == 0 && (shape.empty() || shape.back() % width == 0))
+      if (innermost % width == 0)
         valid.push_back(width);
     if (valid.empty())
       return {};

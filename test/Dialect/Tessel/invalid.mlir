@@ -41,9 +41,9 @@ func.func @vector_too_wide(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: 
 // -----
 
 func.func @vector_does_not_divide(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
-  // expected-error @+1 {{vector width 4 does not divide the per-thread load of operand 0 (256 elements over 128 threads)}}
+  // expected-error @+1 {{vector width 4 does not divide the innermost extent 2 of the shared tile of operand 0}}
   %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
-                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], vector = [4, 4]>}
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [128, 1, 2]], vector = [4, 4]>}
     ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
   return %0 : tensor<128x64xf32>
 }

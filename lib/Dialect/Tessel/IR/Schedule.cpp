@@ -194,18 +194,11 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
                          << " are allowed";
     AffineMap map = op.getMatchingIndexingMap(opOperand);
     SmallVector<int64_t> shape = getFootprintShape(map, blockTile);
-    int64_t footprint = getFootprint(map, blockTile);
     if (!shape.empty() && shape.back() % width != 0)
       return emitError() << "vector width " << width
                          << " does not divide the innermost extent "
                          << shape.back() << " of the shared tile of operand "
                          << operand;
-    int64_t perThread = footprint / threads;
-    if (footprint % threads != 0 || perThread % width != 0)
-      return emitError() << "vector width " << width
-                         << " does not divide the per-thread load of operand "
-                         << operand << " (" << footprint << " elements over "
-                         << threads << " threads)";
   }
   return success();
 }

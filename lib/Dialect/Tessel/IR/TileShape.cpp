@@ -9,6 +9,8 @@
 #include "mlir/IR/AffineExpr.h"
 
 #include <cstdlib>
+#include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -127,4 +129,84 @@ int64_t FootprintFunction::getElements(ArrayRef<int64_t> tile) const {
   for (const Result &result : results)
     elements *= getExtent(result, tile);
   return elements;
+}
+
+/// Divisors of `n` that are multiples of `step`, largest first.
+static SmallVector<int64_t> getDivisorsDescending(int64_t n, int64_t step) {
+  SmallVector<int64_t> divisors;
+  for (int64_t d = n; d >= 1; --d)
+    if (n % d == 0 && d % step == 0)
+      divisors.push_back(d);
+  return divisors;
+}
+
+SmallVector<int64_t> tessel::getCooperativeLoadChunk(ArrayRef<int64_t> shape,
+                                                     int64_t threads,
+                                                     int64_t width) {
+  int64_t room = std::max<int64_t>(1, threads) * std::max<int64_t>(1, width);
+  // Innermost dims first, each as large as the room left allows. This is
+  // optimal whenever it fills the room or takes the whole tile.
+  SmallVector<int64_t> chunk(shape.size(), 1);
+  int64_t left = room;
+  for (int64_t d = shape.size() - 1; d >= 0 && left > 1; --d) {
+    chunk[d] = std::gcd(shape[d], left);
+    left /= chunk[d];
+  }
+  int64_t elements = 1, total = 1;
+  for (auto [c, s] : llvm::zip(chunk, shape)) {
+    elements *= c;
+    total *= s;
+  }
+  if (elements == room || elements == total || shape.empty())
+    return chunk;
+
+  // Otherwise, a depth-first search over the divisors, innermost dim first
+  // and largest divisors first, so that the first chunk found with the most
+  // elements has the longest innermost runs.
+  SmallVector<SmallVector<int64_t>> divisors;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    divisors.push_back(getDivisorsDescending(
+        extent, d + 1 == shape.size() ? std::max<int64_t>(1, width) : 1));
+  SmallVector<int64_t> best = chunk, current(shape.size(), 1);
+  int64_t bestElements = elements;
+  std::function<void(int64_t, int64_t)> search = [&](int64_t d,
+                                                     int64_t product) {
+    if (d < 0) {
+      if (product > bestElements) {
+        bestElements = product;
+        best = current;
+      }
+      return;
+    }
+    // No chunk below this one can beat the best: every remaining dim whole.
+    int64_t bound = product;
+    for (int64_t e = 0; e <= d; ++e)
+      bound *= shape[e];
+    if (std::min(bound, room) <= bestElements)
+      return;
+    for (int64_t divisor : divisors[d]) {
+      if (product * divisor > room)
+        continue;
+      current[d] = divisor;
+      search(d - 1, product * divisor);
+      if (bestElements == room)
+        return;
+    }
+    current[d] = 1;
+  };
+  search(shape.size() - 1, 1);
+  return best;
+}
+
+double tessel::getCooperativeLoadLaneUse(ArrayRef<int64_t> shape,
+                                         int64_t threads, int64_t width) {
+  int64_t elements = 1, chunk = 1;
+  for (int64_t extent : shape)
+    elements *= extent;
+  for (int64_t extent : getCooperativeLoadChunk(shape, threads, width))
+    chunk *= extent;
+  threads = std::max<int64_t>(1, threads);
+  width = std::max<int64_t>(1, width);
+  return static_cast<double>(elements) /
+         static_cast<double>(elements / chunk * threads * width);
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -132,19 +133,33 @@ static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
       sketch = sketchFor(shared);
     }
   }
-  // Widest cooperative loads that fit each shared operand.
+  // Per shared operand, the cooperative load that keeps the most lanes
+  // busy, the widest among those.
   SmallVector<int64_t> vector(shared.size(), 1);
+  auto probe = ConfigAttr::get(ctx, tiles, 16, {});
+  SmallVector<int64_t> blockTile = getBlockTile(sketch, probe, nest);
+  int64_t blockThreads = getThreadsPerBlock(sketch, probe, nest);
   for (unsigned i = 0; i < shared.size(); ++i) {
+    SmallVector<int64_t> shape = getFootprintShape(
+        op.getMatchingIndexingMap(op.getDpsInputOperand(shared[i])), blockTile);
+    double bestUse = -1;
+    int64_t best = 1;
     for (int64_t width : {4, 2, 1}) {
       vector[i] = width;
-      if (fits(op, sketch, ConfigAttr::get(ctx, tiles, 16, vector)))
-        break;
+      if (!fits(op, sketch, ConfigAttr::get(ctx, tiles, 16, vector)))
+        continue;
+      double use = getCooperativeLoadLaneUse(shape, blockThreads, width);
+      if (use > bestUse) {
+        bestUse = use;
+        best = width;
+      }
     }
+    vector[i] = best;
   }
   auto config = ConfigAttr::get(ctx, tiles, 16, vector);
   if (!fits(op, sketch, config)) {
-    // Staging would need a per-thread load that is not a whole number of
-    // elements: fall back to reading operands straight from global memory.
+    // Not expected (1-wide loads always fit); read operands straight from
+    // global memory rather than fail.
     sketch = sketchFor({});
     config = ConfigAttr::get(ctx, tiles, 16, {});
   }

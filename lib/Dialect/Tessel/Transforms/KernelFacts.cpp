@@ -11,6 +11,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 #include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -39,6 +40,7 @@ DictionaryAttr KernelFacts::toAttribute(MLIRContext *context) const {
       b.getNamedAttr("coalesced", b.getBoolAttr(coalesced)),
       b.getNamedAttr("bank_conflicts", b.getI64IntegerAttr(bankConflictDegree)),
       b.getNamedAttr("unroll", b.getI64IntegerAttr(unroll)),
+      b.getNamedAttr("load_lane_use", b.getF64FloatAttr(loadLaneUse)),
   };
   return b.getDictionaryAttr(fields);
 }
@@ -56,10 +58,12 @@ std::optional<KernelFacts> KernelFacts::fromAttribute(DictionaryAttr attr) {
   auto op = attr.getAs<StringAttr>("op");
   auto flops = attr.getAs<FloatAttr>("flops");
   auto coalesced = attr.getAs<BoolAttr>("coalesced");
-  if (!op || !flops || !coalesced)
+  auto loadLaneUse = attr.getAs<FloatAttr>("load_lane_use");
+  if (!op || !flops || !coalesced || !loadLaneUse)
     return std::nullopt;
   facts.opName = op.getValue().str();
   facts.flops = flops.getValueAsDouble();
+  facts.loadLaneUse = loadLaneUse.getValueAsDouble();
   facts.coalesced = coalesced.getValue();
   if (!getInt("global_read", facts.globalBytesRead) ||
       !getInt("global_written", facts.globalBytesWritten) ||
@@ -293,6 +297,20 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
   }
   for (int64_t width : config.getVector())
     facts.vectorWidth = std::max(facts.vectorWidth, width);
+
+  // Cooperative loads: rounds of one vector per thread, as materialized.
+  int64_t loadedElements = 0, laneElements = 0;
+  for (auto [index, operand] : llvm::enumerate(sketch.getShared())) {
+    int64_t width = config.getVector().empty() ? 1 : config.getVector()[index];
+    SmallVector<int64_t> shape = getFootprintShape(
+        op.getMatchingIndexingMap(op.getDpsInputOperand(operand)), blockTile);
+    int64_t elements = product(shape);
+    int64_t chunk = product(getCooperativeLoadChunk(shape, threads, width));
+    loadedElements += elements;
+    laneElements += elements / chunk * threads * width;
+  }
+  if (laneElements > 0)
+    facts.loadLaneUse = static_cast<double>(loadedElements) / laneElements;
   facts.unroll = std::max<int64_t>(1, config.getUnroll());
 
   // Adjacent threads of a warp differ in the fastest thread loop: the last

@@ -14,6 +14,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 
 #include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
 
@@ -806,14 +807,10 @@ void ScriptWriter::writeCooperativeLoads(const ScheduledOp &op,
     std::string widthKnob =
         knob(op, llvm::formatv("operand{0}.vector", op.sketch.getShared()[i]).str(),
              width, {1, 2, 4, 8, 16});
-    // Chunks of at most threads * width elements, innermost dims first, so
-    // that consecutive threads load consecutive vectors (coalesced).
-    SmallVector<int64_t> chunk(shape.size(), 1);
-    int64_t room = threads * width;
-    for (int64_t d = shape.size() - 1; d >= 0 && room > 1; --d) {
-      chunk[d] = std::gcd(shape[d], room);
-      room /= chunk[d];
-    }
+    // Rounds of at most one vector per thread, innermost dims first, so
+    // that consecutive threads load consecutive vectors (coalesced); threads
+    // beyond the chunk idle (the forall has fewer iterations than threads).
+    SmallVector<int64_t> chunk = getCooperativeLoadChunk(shape, threads, width);
     std::string current = copies[i];
     if (chunk != shape) {
       SizeList loopSizes;

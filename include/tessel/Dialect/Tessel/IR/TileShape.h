@@ -64,6 +64,24 @@ private:
   SmallVector<Result> results;
 };
 
+/// The chunk of a shared tile of `shape` that one round of a cooperative
+/// load moves: per dim a divisor of the extent, the innermost one a multiple
+/// of `width`, at most `threads * width` elements, so that a round gives
+/// each thread at most one vector of `width` elements. Among such chunks,
+/// the one with the most elements (most threads busy), and among those the
+/// one with the longest innermost runs (consecutive threads load
+/// consecutive vectors). Threads beyond `product(chunk) / width` idle in
+/// every round (the load is predicated: TVM's cooperative fetch does not
+/// need the threads to divide the tile either). `width` must divide
+/// `shape.back()`.
+SmallVector<int64_t> getCooperativeLoadChunk(ArrayRef<int64_t> shape,
+                                             int64_t threads, int64_t width);
+
+/// The share of lanes that carry data over all rounds of that load:
+/// elements / (rounds * threads * width), 1 when every round is full.
+double getCooperativeLoadLaneUse(ArrayRef<int64_t> shape, int64_t threads,
+                                 int64_t width);
+
 } // namespace tessel
 } // namespace mlir
 

@@ -54,6 +54,11 @@ struct KernelFacts {
   int64_t bankConflictDegree = 1;
   /// Unroll factor of the innermost loops (1 when not unrolled).
   int64_t unroll = 1;
+  /// Share of the lanes that carry data in the rounds of the cooperative
+  /// loads into shared memory (1 when every round keeps every thread busy,
+  /// or nothing is staged); below 1 when the threads do not divide a tile
+  /// and the load is predicated (getCooperativeLoadChunk).
+  double loadLaneUse = 1;
 
   /// The facts as a dictionary attribute (integers as i64, flops as f64).
   DictionaryAttr toAttribute(MLIRContext *context) const;
