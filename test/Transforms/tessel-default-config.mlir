@@ -44,8 +44,8 @@ func.func @elementwise(%x: tensor<128x768xf32>, %init: tensor<128x768xf32>) -> t
 
 // -----
 
-// Reductions get multi_level_tiling today (cross_thread_reduction cannot be
-// materialized yet), with no shared operand: there is no reuse.
+// Reductions get multi_level_tiling by default (cross_thread_reduction is a
+// sketch for the tuner to try), with no shared operand: there is no reuse.
 // CHECK-LABEL: func @reduction
 // CHECK: linalg.generic
 // CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[8, 1, 16, 1, 1], [768, 1, 1]], unroll = 16>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">}

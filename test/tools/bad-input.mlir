@@ -50,16 +50,33 @@ func.func @fused_without_consumer(%a: tensor<64x256xf32>, %b: tensor<256x64xf32>
 
 // -----
 
-func.func @cross_thread_reduction(%x: tensor<128x768xf32>, %init: tensor<128xf32>) -> tensor<128xf32> {
-  // CHECK: bad-input.mlir:[[@LINE+3]]:8: error: cross_thread_reduction sketches cannot be materialized yet; use multi_level_tiling
-  // MAT: bad-input.mlir:[[@LINE+2]]:8: error: cross_thread_reduction sketches cannot be materialized yet; use multi_level_tiling
-  // expected-error @+1 {{cross_thread_reduction sketches cannot be materialized yet; use multi_level_tiling}}
+func.func @cross_thread_reduction(%x: tensor<64x7x7xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
+  // CHECK: bad-input.mlir:[[@LINE+3]]:8: error: cross_thread_reduction needs exactly one reduction loop; the op has 2
+  // MAT: bad-input.mlir:[[@LINE+2]]:8: error: cross_thread_reduction needs exactly one reduction loop; the op has 2
+  // expected-error @+1 {{cross_thread_reduction needs exactly one reduction loop; the op has 2}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x : tensor<64x7x7xf32>) outs(%init : tensor<64xf32>)
+      attrs = {tessel.sketch = #tessel.sketch<cross_thread_reduction>,
+               tessel.config = #tessel.config<tiles = [[64], [7, 1], [1, 7]], unroll = 16>} {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}
+
+// -----
+
+func.func @cross_thread_reduction_without_neutral_element(%x: tensor<128x768xf32>, %init: tensor<128xf32>) -> tensor<128xf32> {
+  // CHECK: bad-input.mlir:[[@LINE+3]]:8: error: cross_thread_reduction needs a combiner with a neutral element (such as arith.addf or arith.maximumf), not 'arith.subf'
+  // MAT: bad-input.mlir:[[@LINE+2]]:8: error: cross_thread_reduction needs a combiner with a neutral element (such as arith.addf or arith.maximumf), not 'arith.subf'
+  // expected-error @+1 {{cross_thread_reduction needs a combiner with a neutral element (such as arith.addf or arith.maximumf), not 'arith.subf'}}
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<128x768xf32>) outs(%init : tensor<128xf32>)
       attrs = {tessel.sketch = #tessel.sketch<cross_thread_reduction>,
                tessel.config = #tessel.config<tiles = [[128], [3, 256]], unroll = 16>} {
   ^bb0(%in: f32, %acc: f32):
-    %s = arith.addf %in, %acc : f32
+    %s = arith.subf %acc, %in : f32
     linalg.yield %s : f32
   } -> tensor<128xf32>
   return %0 : tensor<128xf32>

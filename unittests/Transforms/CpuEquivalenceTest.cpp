@@ -55,6 +55,9 @@ struct OpKind {
   int64_t fusedConsumers = 0;
   /// Stage every input with a strict-inlinable producer and inline it.
   bool inlineProducers = false;
+  /// Schedule the op as a cross_thread_reduction instead of the default
+  /// multi_level_tiling.
+  bool crossThread = false;
 };
 
 // Shapes are small so a run takes milliseconds, yet have several divisors
@@ -262,6 +265,69 @@ func.func @f(%a: tensor<24x96xf32>, %c: tensor<24xf32>) -> tensor<24xf32> {
   } -> tensor<24xf32>
   return %0 : tensor<24xf32>
 })mlir"},
+    {"cross_thread_row_sum", R"mlir(
+func.func @f(%a: tensor<24x96xf32>, %c: tensor<24xf32>) -> tensor<24xf32> {
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<24x96xf32>) outs(%c : tensor<24xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<24xf32>
+  return %0 : tensor<24xf32>
+})mlir",
+     /*fusedConsumers=*/0, /*inlineProducers=*/false,
+     /*crossThread=*/true},
+    // A softmax row max as frontends write it: the result keeps its unit
+    // reduction dim.
+    {"cross_thread_row_max_keepdims", R"mlir(
+func.func @f(%a: tensor<1x3x8x64xf32>) -> tensor<1x3x8x1xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x3x8x1xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x3x8x1xf32>) -> tensor<1x3x8x1xf32>
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(b, h, i, k) -> (b, h, i, k)>, affine_map<(b, h, i, k) -> (b, h, i, 0)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a : tensor<1x3x8x64xf32>) outs(%init : tensor<1x3x8x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<1x3x8x1xf32>
+  return %0 : tensor<1x3x8x1xf32>
+})mlir",
+     /*fusedConsumers=*/0, /*inlineProducers=*/false,
+     /*crossThread=*/true},
+    // Layer-norm style: a sum of squares, scaled and shifted by a fused
+    // consumer with a side input.
+    {"cross_thread_sum_of_squares_fused", R"mlir(
+func.func @f(%a: tensor<16x96xf32>, %bias: tensor<16xf32>) -> tensor<16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.0104166670 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<16x96xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %sq = arith.mulf %x, %x : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %e2 = tensor.empty() : tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%0, %bias : tensor<16xf32>, tensor<16xf32>) outs(%e2 : tensor<16xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %m = arith.mulf %x, %scale : f32
+    %t = arith.addf %m, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+})mlir",
+     /*fusedConsumers=*/1, /*inlineProducers=*/false,
+     /*crossThread=*/true},
+    {"cross_thread_matvec", R"mlir(
+func.func @f(%a: tensor<1x96xf32>, %b: tensor<96x12xf32>, %c: tensor<1x12xf32>) -> tensor<1x12xf32> {
+  %0 = linalg.matmul {test.target} ins(%a, %b : tensor<1x96xf32>, tensor<96x12xf32>) outs(%c : tensor<1x12xf32>) -> tensor<1x12xf32>
+  return %0 : tensor<1x12xf32>
+})mlir",
+     /*fusedConsumers=*/0, /*inlineProducers=*/false,
+     /*crossThread=*/true},
     {"pooling_nchw_max", R"mlir(
 func.func @f(%x: tensor<1x8x10x10xf32>, %y: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
   %k = tensor.empty() : tensor<3x3xf32>
@@ -472,8 +538,11 @@ TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
 
     bool injective = target.getNumReductionLoops() == 0;
     SketchKind sketchKind = injective ? SketchKind::TwoLevelInjective
-                                      : SketchKind::MultiLevelTiling;
-    bool reuse = !injective && target.getNumDpsInputs() >= 2;
+                            : kind.crossThread
+                                ? SketchKind::CrossThreadReduction
+                                : SketchKind::MultiLevelTiling;
+    bool reuse = sketchKind == SketchKind::MultiLevelTiling &&
+                 target.getNumDpsInputs() >= 2;
     SmallVector<int64_t> inlinable =
         kind.inlineProducers ? getInlinableInputs(target)
                              : SmallVector<int64_t>();

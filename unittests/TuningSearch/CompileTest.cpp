@@ -14,6 +14,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace mlir::tessel;
 
@@ -21,6 +23,9 @@ namespace {
 
 class CompileTest : public SearchTest {
 protected:
+  /// The sketch kinds of the task of the last compileSamples call.
+  std::set<SketchKind> sketchKinds;
+
   /// Compiles `count` sampled configs of every materializable sketch of the
   /// single task of `source` to PTX.
   void compileSamples(StringRef source, int count) {
@@ -34,7 +39,9 @@ protected:
         TesselToCudaOptions::createFromString("chip=sm_90 format=isa");
     ASSERT_TRUE(options);
     RandomEngine rng(7);
+    sketchKinds.clear();
     for (SketchAttr sketch : task.sketches) {
+      sketchKinds.insert(sketch.getKind());
       if (!isMaterializable(sketch))
         continue;
       FailureOr<SearchSpace> space =
@@ -98,6 +105,63 @@ func.func @f(%x: tensor<1x64x56x56xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<1x
 
 TEST_F(CompileTest, SampledPaddedConvConfigsCompile) {
   compileSamples(kPaddedResNetConv3x3, 5);
+}
+
+// Softmax's row max in BERT-base (a kept unit dim) and a layer-norm mean
+// with its fused scaling: multi_level_tiling and cross_thread_reduction.
+TEST_F(CompileTest, SampledRowReductionConfigsCompile) {
+  compileSamples(R"mlir(
+func.func @f(%a: tensor<1x12x128x128xf32>) -> tensor<1x12x128x1xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x12x128x1xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x12x128x1xf32>) -> tensor<1x12x128x1xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(b, h, i, k) -> (b, h, i, k)>, affine_map<(b, h, i, k) -> (b, h, i, 0)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+         ins(%a : tensor<1x12x128x128xf32>) outs(%init : tensor<1x12x128x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<1x12x128x1xf32>
+  return %0 : tensor<1x12x128x1xf32>
+})mlir",
+                 5);
+  EXPECT_TRUE(sketchKinds.count(SketchKind::CrossThreadReduction));
+  compileSamples(R"mlir(
+func.func @f(%a: tensor<128x768xf32>) -> tensor<128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %scale = arith.constant 0.00130208337 : f32
+  %e = tensor.empty() : tensor<128xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<128xf32>) -> tensor<128xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>],
+                       iterator_types = ["parallel", "reduction"]}
+         ins(%a : tensor<128x768xf32>) outs(%init : tensor<128xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<128xf32>
+  %e2 = tensor.empty() : tensor<128xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+         ins(%0 : tensor<128xf32>) outs(%e2 : tensor<128xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.mulf %x, %scale : f32
+    linalg.yield %m : f32
+  } -> tensor<128xf32>
+  return %1 : tensor<128xf32>
+})mlir",
+                 5);
+  EXPECT_TRUE(sketchKinds.count(SketchKind::CrossThreadReduction));
+}
+
+// A batch-1 fully connected layer: matvec, also as a cross-thread
+// reduction.
+TEST_F(CompileTest, SampledMatvecConfigsCompile) {
+  compileSamples(R"mlir(
+func.func @f(%a: tensor<1x4096xf32>, %b: tensor<4096x1024xf32>, %c: tensor<1x1024xf32>) -> tensor<1x1024xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<1x4096xf32>, tensor<4096x1024xf32>) outs(%c : tensor<1x1024xf32>) -> tensor<1x1024xf32>
+  return %0 : tensor<1x1024xf32>
+})mlir",
+                 3);
+  EXPECT_TRUE(sketchKinds.count(SketchKind::CrossThreadReduction));
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 
 #include "SearchTestUtils.h"
 
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Tuning/Search/SketchRules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -138,6 +139,67 @@ func.func @f(%a: tensor<128x768xf32>, %o: tensor<128xf32>) -> tensor<128xf32> {
             "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
 }
 
+TEST_F(SketchRulesTest, CrossThreadReductionIsOnByDefault) {
+  constexpr const char *rowMax = R"mlir(
+func.func @f(%a: tensor<1x12x128x128xf32>, %o: tensor<1x12x128x1xf32>) -> tensor<1x12x128x1xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(b, h, i, k) -> (b, h, i, k)>, affine_map<(b, h, i, k) -> (b, h, i, 0)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+         ins(%a : tensor<1x12x128x128xf32>) outs(%o : tensor<1x12x128x1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %m = arith.maximumf %x, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<1x12x128x1xf32>
+  return %0 : tensor<1x12x128x1xf32>
+})mlir";
+  module = parse(rowMax);
+  linalg::LinalgOp op;
+  module->walk([&](linalg::LinalgOp found) { op = found; });
+  ASSERT_TRUE(op);
+  EXPECT_EQ(str(generateSketches(op, 0)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n"
+            "#tessel.sketch<cross_thread_reduction, \"SRR\">\n");
+  // A kept unit dim cannot reach fused consumers (Schedule.h).
+  EXPECT_EQ(str(generateSketches(op, 1)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", "
+            "fused_consumers = 1>\n");
+}
+
+TEST_F(SketchRulesTest, NoCrossThreadReductionWithoutASplittableReduction) {
+  // Global average pooling reduces two loops: one split is not enough.
+  constexpr const char *pool = R"mlir(
+func.func @f(%a: tensor<1x64x7x7xf32>, %o: tensor<1x64xf32>) -> tensor<1x64xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (n, c)>],
+                       iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+         ins(%a : tensor<1x64x7x7xf32>) outs(%o : tensor<1x64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64xf32>
+  return %0 : tensor<1x64xf32>
+})mlir";
+  EXPECT_EQ(str(sketchesOf(pool, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
+  // The accumulator is combined by subtraction: no neutral element.
+  constexpr const char *diff = R"mlir(
+func.func @f(%a: tensor<128x768xf32>, %o: tensor<128xf32>) -> tensor<128xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+         ins(%a : tensor<128x768xf32>) outs(%o : tensor<128xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.subf %acc, %x : f32
+    linalg.yield %s : f32
+  } -> tensor<128xf32>
+  return %0 : tensor<128xf32>
+})mlir";
+  EXPECT_EQ(str(sketchesOf(diff, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
+  linalg::LinalgOp op;
+  module->walk([&](linalg::LinalgOp found) { op = found; });
+  ASSERT_TRUE(op);
+  EXPECT_NE(getCrossThreadReductionBlocker(op, 0).find("neutral element"),
+            std::string::npos);
+}
+
 TEST_F(SketchRulesTest, FusedConsumersAndMaterializability) {
   module = parse(kResNetConv3x3);
   linalg::LinalgOp conv;
@@ -149,9 +211,11 @@ TEST_F(SketchRulesTest, FusedConsumersAndMaterializability) {
   ASSERT_EQ(sketches.size(), 1u);
   EXPECT_EQ(sketches[0].getFusedConsumers(), 1);
   EXPECT_TRUE(isMaterializable(sketches[0]));
+  // Cross-thread reductions materialize since the split over threads
+  // (ReductionScript.cpp); the rule only offers them where it applies.
   auto ctr = SketchAttr::get(&context, SketchKind::CrossThreadReduction, "SRR",
                              {}, false, 0);
-  EXPECT_FALSE(isMaterializable(ctr));
+  EXPECT_TRUE(isMaterializable(ctr));
   EXPECT_GT(getInputReuse(conv, 0), 500.0);  // 64 filters x 9 taps
   EXPECT_GT(getInputReuse(conv, 1), 3000.0); // 56 x 56 outputs
 }

@@ -57,7 +57,10 @@ double tessel::getInputReuse(linalg::LinalgOp op, int64_t input) {
 }
 
 bool tessel::isMaterializable(SketchAttr sketch) {
-  return sketch.getKind() != SketchKind::CrossThreadReduction;
+  // Every kind materializes; cross_thread_reduction since its sketches are
+  // generated only for ops that getCrossThreadReductionBlocker accepts.
+  (void)sketch;
+  return true;
 }
 
 std::vector<SketchAttr>
@@ -122,7 +125,10 @@ tessel::generateSketches(linalg::LinalgOp op, int64_t fusedConsumers,
   // Cross-thread reduction (TVM's RuleCrossThreadReduction on GPU).
   bool crossThread = reuse ? space <= kCrossThreadMaxSpace && space < reduction
                            : reduction > kCrossThreadMinReduction;
-  if (crossThread && options.includeCrossThreadReduction)
+  // The split over threads needs one reduction loop and a combiner with a
+  // neutral element (Schedule.h).
+  if (crossThread && options.includeCrossThreadReduction &&
+      getCrossThreadReductionBlocker(op, fusedConsumers).empty())
     make(SketchKind::CrossThreadReduction, {}, false);
   return sketches;
 }

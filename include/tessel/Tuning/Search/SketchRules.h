@@ -13,7 +13,7 @@
 // * the simple "skip" sketch for other reductions: multi-level tiling
 //   without staging or register tiles;
 // * cross-thread reduction "SRR" for reductions with little space
-//   parallelism (not materializable yet, so off by default);
+//   parallelism and one reduction loop;
 // * two-level "SS" for injective ops.
 //
 // The conditions and thresholds are listed in docs/SearchSpace.md.
@@ -34,9 +34,8 @@ namespace tessel {
 
 /// Options of the sketch rules.
 struct SketchOptions {
-  /// Also return cross_thread_reduction sketches. The materialization pass
-  /// rejects them today (ScheduleScript.cpp), so the default leaves them out.
-  bool includeCrossThreadReduction = false;
+  /// Also return cross_thread_reduction sketches where the rule applies.
+  bool includeCrossThreadReduction = true;
 };
 
 /// Below this many reads of each of its elements over the op's loops, an

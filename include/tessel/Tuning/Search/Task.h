@@ -72,9 +72,9 @@ struct TaskExtractionOptions {
   /// transpose), like TVM's `include_simple_tasks=True`. Fills are never
   /// tasks.
   bool includeSimpleTasks = false;
-  /// Also generate cross_thread_reduction sketches, which cannot be
-  /// materialized yet (see SketchRules.h).
-  bool includeCrossThreadReduction = false;
+  /// Also generate cross_thread_reduction sketches where the rule applies
+  /// (see SketchRules.h).
+  bool includeCrossThreadReduction = true;
 };
 
 /// Extracts the tuning tasks of every function of `module`, deduplicated by

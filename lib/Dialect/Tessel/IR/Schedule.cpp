@@ -143,6 +143,12 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
   if (sketch.getKind() == SketchKind::CrossThreadReduction && !hasReduction)
     return emitError() << "cross_thread_reduction needs an op with a "
                           "reduction loop";
+  if (sketch.getKind() == SketchKind::CrossThreadReduction) {
+    std::string blocker =
+        getCrossThreadReductionBlocker(op, sketch.getFusedConsumers());
+    if (!blocker.empty())
+      return emitError() << blocker;
+  }
   if (!llvm::is_contained(nest.isReduction, false))
     return emitError() << "cannot schedule an op without a parallel loop";
   if (sketch.getKind() == SketchKind::TwoLevelInjective && hasReduction)

@@ -175,6 +175,31 @@ static int64_t getProducerBytes(const InlinedProducer &producer,
   return bytes;
 }
 
+/// Facts specific to a cross-thread reduction (ReductionScript.cpp): every
+/// thread of a block stores its partial result in shared memory once and
+/// they are read back once (by the combining threads, whose own partials
+/// are stored and read once more); adjacent threads read adjacent elements
+/// of an input when the reduction loop indexes its innermost dim.
+static void addCrossThreadFacts(linalg::LinalgOp op, const LoopNest &nest,
+                                int64_t threads, int64_t blocks,
+                                KernelFacts &facts) {
+  int64_t width = getCrossThreadCombineWidth(threads);
+  int64_t partials = threads > 1 ? threads + (width > 1 ? width : 0) : 0;
+  facts.sharedBytesMoved += 2 * blocks * partials * facts.elementBytes;
+  unsigned reduction =
+      llvm::find(nest.isReduction, true) - nest.isReduction.begin();
+  bool coalesced = threads > 1;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() == 0 || !op.payloadUsesValueFromOperand(input))
+      continue;
+    auto innermost = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!innermost || innermost.getPosition() != reduction)
+      coalesced = false;
+  }
+  facts.coalesced = coalesced;
+}
+
 FailureOr<KernelFacts>
 tessel::computeKernelFacts(linalg::LinalgOp op,
                            ArrayRef<linalg::LinalgOp> consumers,
@@ -366,5 +391,7 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
       facts.bankConflictDegree = std::max(facts.bankConflictDegree, degree);
     }
   }
+  if (crossThread)
+    addCrossThreadFacts(op, *nest, threads, blocks, facts);
   return facts;
 }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
+#include "ReductionScript.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 
@@ -181,9 +182,6 @@ prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
     if (failed(verifySchedule(op, entry.sketch, entry.config,
                               [&] { return op->emitError(); })))
       return failure();
-    if (entry.sketch.getKind() == SketchKind::CrossThreadReduction)
-      return op->emitError() << "cross_thread_reduction sketches cannot be "
-                                "materialized yet; use multi_level_tiling";
     entry.nest = *LoopNest::get(op);
     entry.vectorizable =
         llvm::all_of(op.getIndexingMapsArray(),
@@ -527,6 +525,22 @@ private:
     return op.nest.isReduction[l] ? 1 : levels(op, l).front();
   }
 
+  /// Calls `write` with a sink that writes into this script.
+  template <typename WriteFn>
+  auto withSink(WriteFn write) {
+    auto freshFn = [&](StringRef prefix) { return fresh(prefix); };
+    auto lineFn = [&](const Twine &t) { line(t); };
+    auto knobFn = [&](const ScheduledOp &op, StringRef name, int64_t value,
+                      ArrayRef<int64_t> domain) {
+      return knob(op, name, value, domain);
+    };
+    auto unrollFn = [&](StringRef loop, int64_t trips) {
+      annotateUnroll({loop.str()}, {trips}, /*late=*/true);
+    };
+    ScriptSink sink{freshFn, lineFn, knobFn, unrollFn};
+    return write(sink);
+  }
+
   ArrayRef<ScheduledOp> ops;
   ScheduleScriptOptions options;
   std::string text;
@@ -641,6 +655,9 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
                                    "block", forall);
     if (!op.inlinedAnchors.empty())
       writeInlinedProducers(op, tiled, forall);
+    if (isCrossThreadReduction(op))
+      withSink(
+          [&](ScriptSink &s) { writeCrossThreadSplit(s, op, tiled, forall); });
     return;
   }
   SmallVector<std::string> consumers;
@@ -676,6 +693,10 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
   }
   if (!op.inlinedAnchors.empty())
     writeInlinedProducers(op, tiledAnchor, forall);
+  if (isCrossThreadReduction(op))
+    withSink([&](ScriptSink &s) {
+      writeCrossThreadSplit(s, op, tiledAnchor, forall);
+    });
   (void)index;
 }
 
@@ -840,6 +861,11 @@ void ScriptWriter::writeCooperativeLoads(const ScheduledOp &op,
 }
 
 void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
+  if (isCrossThreadReduction(op)) {
+    blockForalls[index] = withSink(
+        [&](ScriptSink &s) { return writeCrossThreadThreads(s, op, root); });
+    return;
+  }
   std::string anchor = match(root, op.anchor);
   std::string blockForall = fresh("block");
   line(llvm::formatv("{0} = transform.get_parent_op {1} {{op_name = "

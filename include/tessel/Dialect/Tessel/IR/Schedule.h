@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 
+#include <string>
+
 namespace mlir {
 namespace tessel {
 
@@ -72,6 +74,19 @@ Operation *getInlinableProducer(linalg::LinalgOp op, int64_t input);
 /// The inputs of `op` whose producer is strict-inlinable
 /// (getInlinableProducer), in increasing order.
 SmallVector<int64_t> getInlinableInputs(linalg::LinalgOp op);
+
+/// Why `op`, fusing `fusedConsumers` elementwise consumers, cannot be
+/// scheduled as a cross_thread_reduction (an upstream split_reduction per
+/// block): a diagnostic sentence, or the empty string when it can.
+std::string getCrossThreadReductionBlocker(linalg::LinalgOp op,
+                                           int64_t fusedConsumers);
+
+/// With `threads` threads splitting a cross-thread reduction, how many of
+/// them combine the partial results in a first step (each combining every
+/// n-th partial) before one thread combines theirs: the largest divisor of
+/// `threads` up to the warp size when `threads` exceeds the warp size, else
+/// 1 (one thread combines all partials).
+int64_t getCrossThreadCombineWidth(int64_t threads);
 
 /// Checks that `sketch` and `config` fit `op`. Reports the first problem
 /// through `emitError` and fails; succeeds silently otherwise.
