@@ -260,11 +260,8 @@ SmallVector<SmallVector<int64_t>>
 SearchSpace::getValidVectors(LoopTiles tiles) const {
   SmallVector<SmallVector<int64_t>> result;
   SmallVector<int64_t> blockTile = getBlockTile(sketch, tiles, nest);
-  int64_t threads = getThreadsPerBlock(sketch, tiles, nest);
   for (auto [footprint, candidates] :
        llvm::zip(sharedFootprints, vectorCandidates)) {
-    if (threads <= 0)
-      return {};
     // Threads need not divide the tile: the cooperative load is predicated
     // (getCooperativeLoadChunk). A vector must not cross a row.
     int64_t innermost = footprint.getInnermostExtent(blockTile);

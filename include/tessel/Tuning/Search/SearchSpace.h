@@ -97,15 +97,16 @@ public:
   /// without widths (as default configs) is not covered.
   bool fitsTiles(LoopTiles tiles) const;
 
-  /// Per staged operand, every vector width that divides its per-thread
-  /// load and the innermost extent of its shared tile under `tiles`, in
-  /// increasing order (empty when some operand has none).
+  /// Per staged operand, every vector width that divides the innermost
+  /// extent of its shared tile under `tiles` (the threads need not divide
+  /// the tile: the load is predicated), in increasing order (empty when
+  /// some operand has none).
   SmallVector<SmallVector<int64_t>> getValidVectors(LoopTiles tiles) const;
 
   /// Every config of the space, in a fixed order: every ordered
   /// factorization of every loop into its levels, every unroll value and
-  /// every vector width of each staged operand that divides its per-thread
-  /// load, kept when check() accepts it. Fails, with the reason in `why`,
+  /// every vector width of each staged operand in getValidVectors(), kept
+  /// when check() accepts it. Fails, with the reason in `why`,
   /// when getSizeEstimate() exceeds `maxPoints` (the points it would visit)
   /// instead of running for hours.
   FailureOr<std::vector<ConfigAttr>> enumerate(uint64_t maxPoints,

@@ -157,12 +157,6 @@ static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
     vector[i] = best;
   }
   auto config = ConfigAttr::get(ctx, tiles, 16, vector);
-  if (!fits(op, sketch, config)) {
-    // Not expected (1-wide loads always fit); read operands straight from
-    // global memory rather than fail.
-    sketch = sketchFor({});
-    config = ConfigAttr::get(ctx, tiles, 16, {});
-  }
   if (!fits(op, sketch, config))
     return failure();
   return Schedule{sketch, config};

@@ -324,18 +324,18 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
     facts.vectorWidth = std::max(facts.vectorWidth, width);
 
   // Cooperative loads: rounds of one vector per thread, as materialized.
-  int64_t loadedElements = 0, laneElements = 0;
+  // Lane slots of all operands' rounds together: elements / use each.
+  double loadedElements = 0, laneSlots = 0;
   for (auto [index, operand] : llvm::enumerate(sketch.getShared())) {
     int64_t width = config.getVector().empty() ? 1 : config.getVector()[index];
     SmallVector<int64_t> shape = getFootprintShape(
         op.getMatchingIndexingMap(op.getDpsInputOperand(operand)), blockTile);
-    int64_t elements = product(shape);
-    int64_t chunk = product(getCooperativeLoadChunk(shape, threads, width));
+    double elements = static_cast<double>(product(shape));
     loadedElements += elements;
-    laneElements += elements / chunk * threads * width;
+    laneSlots += elements / getCooperativeLoadLaneUse(shape, threads, width);
   }
-  if (laneElements > 0)
-    facts.loadLaneUse = static_cast<double>(loadedElements) / laneElements;
+  if (laneSlots > 0)
+    facts.loadLaneUse = loadedElements / laneSlots;
   facts.unroll = std::max<int64_t>(1, config.getUnroll());
 
   // Adjacent threads of a warp differ in the fastest thread loop: the last
