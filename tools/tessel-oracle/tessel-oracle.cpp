@@ -23,6 +23,7 @@
 #include "tessel/InitAllPasses.h"
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/JsonFile.h"
+#include "tessel/Tuning/Measure/MeasurerFactory.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
 #include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Search/Task.h"
@@ -84,15 +85,17 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv, "tessel-oracle: the exhaustive optimum of every task on "
                   "the simulated GPU\n");
-  StringRef measure = measureOption;
-  if (!measure.consume_front("sim:"))
+  if (!StringRef(measureOption).starts_with("sim:"))
     return fail("the oracle needs a simulated measurer (sim:<device>), not '" +
                 measureOption + "'");
-  auto device = findDevice(measure);
-  if (!device)
-    return fail(llvm::toString(device.takeError()));
   // Noise off: every repeat is the model's estimate.
-  SimulatedMeasurer measurer(*device, /*seed=*/0, /*noiseStddev=*/0.0);
+  MeasurerOptions measurerOptions;
+  measurerOptions.simNoise = 0;
+  auto created = createMeasurer(measureOption, measurerOptions);
+  if (!created)
+    return fail(llvm::toString(created.takeError()));
+  std::optional<DeviceDescription> &device = created->device;
+  auto &measurer = static_cast<SimulatedMeasurer &>(*created->measurer);
   measurer.setRepeats(1);
   std::string target = measurer.name() + ":analytic";
 
@@ -115,15 +118,8 @@ int main(int argc, char **argv) {
   auto started = std::chrono::steady_clock::now();
   llvm::json::Array taskReports;
   for (auto [index, task] : llvm::enumerate(*tasks)) {
-    TaskSearchState state;
-    state.task = &task;
-    state.consumers = getTaskFusedConsumers(task);
-    for (SketchAttr sketch : task.sketches) {
-      FailureOr<SearchSpace> space =
-          SearchSpace::get(task.getTargetOp(), sketch, *device);
-      if (succeeded(space))
-        state.spaces.push_back(std::move(*space));
-    }
+    TaskSearchState state =
+        TaskSearchState::create(task, *device, /*rngSeed=*/0);
     // Every config of every sketch, timed in batches.
     int64_t configs = 0, unusable = 0;
     uint64_t points = 0;

@@ -21,11 +21,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/InitAllDialects.h"
+#include "tessel/Tuning/Measure/MeasurerFactory.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
 #include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Search/Task.h"
 #include "tessel/Tuning/Tuner/AnalyticCandidate.h"
-#include "tessel/Tuning/Tuner/TargetSpace.h"
+#include "tessel/Tuning/Strategies/Psa/TargetSpace.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/DenseSet.h"
@@ -121,10 +122,14 @@ int main(int argc, char **argv) {
   std::vector<int> targetSizes(sizes.begin(), sizes.end());
   if (targetSizes.empty())
     targetSizes = {50, 128, 256, 512};
-  llvm::Expected<DeviceDescription> device = findDevice(deviceId);
-  if (!device)
-    return fail(llvm::toString(device.takeError()));
-  SimulatedMeasurer sim(*device, seed, /*noiseStddev=*/0);
+  MeasurerOptions measurerOptions;
+  measurerOptions.seed = seed;
+  measurerOptions.simNoise = 0;
+  auto created = createMeasurer("sim:" + deviceId, measurerOptions);
+  if (!created)
+    return fail(llvm::toString(created.takeError()));
+  std::optional<DeviceDescription> &device = created->device;
+  const auto &sim = static_cast<const SimulatedMeasurer &>(*created->measurer);
   std::vector<Variant> variants = getVariants();
 
   DialectRegistry registry;
@@ -143,17 +148,8 @@ int main(int argc, char **argv) {
       return fail(path + ": " + llvm::toString(tasks.takeError()));
 
     for (auto [index, task] : llvm::enumerate(*tasks)) {
-      TaskSearchState state;
-      state.task = &task;
-      state.rng = RandomEngine(seed * 1000003 + index);
-      for (Operation *consumer : getTaskConsumers(task.getTargetOp()))
-        state.consumers.push_back(cast<linalg::LinalgOp>(consumer));
-      for (SketchAttr sketch : task.sketches) {
-        FailureOr<SearchSpace> space =
-            SearchSpace::get(task.getTargetOp(), sketch, *device);
-        if (succeeded(space))
-          state.spaces.push_back(std::move(*space));
-      }
+      TaskSearchState state =
+          TaskSearchState::create(task, *device, seed * 1000003 + index);
       if (state.spaces.empty())
         continue;
 

@@ -23,6 +23,7 @@
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/JsonFile.h"
 #include "tessel/Tuning/Measure/CudaMeasurer.h"
+#include "tessel/Tuning/Measure/MeasurerFactory.h"
 #include "tessel/Tuning/Measure/LaunchPlan.h"
 #include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
@@ -174,59 +175,46 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
 
   // Measurer first: a machine without a GPU says so before compiling.
-  StringRef measure = measureOption;
-  std::unique_ptr<Measurer> measurer;
+  MeasurerOptions measurerOptions;
+  measurerOptions.seed = seed;
+  measurerOptions.simNoise = noise;
+  measurerOptions.cuda.runnerPath = runnerPath;
+  measurerOptions.cuda.timeoutSeconds = timeout;
+  measurerOptions.cuda.minTimeMs = minTimeMs;
+  auto created = createMeasurer(measureOption, measurerOptions);
+  if (!created)
+    return fail(llvm::toString(created.takeError()));
+  std::unique_ptr<Measurer> measurer = std::move(created->measurer);
   SimulatedMeasurer *sim = nullptr;
-  CudaMeasurer *cuda = nullptr;
   std::string deviceChip = "sm_90";
   llvm::json::Object deviceJSON;
-  if (measure.consume_front("sim:")) {
-    auto device = findDevice(measure);
-    if (!device)
-      return fail(llvm::toString(device.takeError()));
-    deviceChip = device->chip;
-    auto parsed = llvm::json::parse(device->toJSON());
+  // The device file as JSON, without its list of sources.
+  auto describe = [](const DeviceDescription &device) {
+    llvm::json::Object object;
+    auto parsed = llvm::json::parse(device.toJSON());
     if (parsed && parsed->getAsObject()) {
-      deviceJSON = *parsed->getAsObject();
-      deviceJSON.erase("sources");
-    }
-    else if (!parsed)
+      object = *parsed->getAsObject();
+      object.erase("sources");
+    } else if (!parsed) {
       llvm::consumeError(parsed.takeError());
-    auto owned = std::make_unique<SimulatedMeasurer>(*device, seed, noise);
-    sim = owned.get();
-    measurer = std::move(owned);
-  } else if (measure == "cuda") {
-    CudaMeasurerOptions options;
-    options.runnerPath = runnerPath;
-    options.timeoutSeconds = timeout;
-    options.minTimeMs = minTimeMs;
-    auto owned = CudaMeasurer::create(options);
-    if (!owned)
-      return fail(llvm::toString(owned.takeError()));
-    cuda = owned->get();
-    deviceJSON = cuda->getDeviceInfo();
+    }
+    return object;
+  };
+  if (measurer->isSimulated()) {
+    sim = static_cast<SimulatedMeasurer *>(measurer.get());
+    deviceChip = created->device->chip;
+    deviceJSON = describe(*created->device);
+  } else {
+    deviceJSON = std::move(created->driverInfo);
     // The device file of this GPU, with what the driver says applied over
     // it (the driver wins).
-    auto described = findDeviceForDriver(deviceJSON);
-    if (described) {
-      auto parsed = llvm::json::parse(described->toJSON());
-      if (parsed && parsed->getAsObject()) {
-        llvm::json::Object merged = *parsed->getAsObject();
-        merged.erase("sources");
-        deviceJSON["description"] = std::move(merged);
-      } else if (!parsed) {
-        llvm::consumeError(parsed.takeError());
-      }
-    } else {
-      deviceJSON["description"] = llvm::toString(described.takeError());
-    }
+    if (created->device)
+      deviceJSON["description"] = describe(*created->device);
+    else
+      deviceJSON["description"] = created->deviceError;
     if (std::optional<StringRef> cc =
             deviceJSON.getString("compute_capability"))
       deviceChip = "sm_" + cc->str();
-    measurer = std::move(*owned);
-  } else {
-    return fail("unknown measurer '" + measureOption +
-                "' (use cuda or sim:<device>)");
   }
   // "9.0" -> "sm_90".
   deviceChip.erase(std::remove(deviceChip.begin(), deviceChip.end(), '.'),
@@ -276,7 +264,8 @@ int main(int argc, char **argv) {
   for (const PlanLaunch *launch : candidate.plan->getLaunches())
     if (launch->facts)
       candidate.planFlops += launch->facts->flops;
-  if (cuda) {
+  bool onGpu = !measurer->isSimulated();
+  if (onGpu) {
     auto reference = computeReference(*source, funcName, seed);
     if (!reference)
       return fail("cannot compute the CPU reference: " +
@@ -298,9 +287,9 @@ int main(int argc, char **argv) {
       {"device", std::move(deviceJSON)},
       {"status", stringifyMeasureStatus(result.status).str()},
       {"message", result.message},
-      {"verified", cuda != nullptr && result.isOk()},
+      {"verified", onGpu && result.isOk()},
       {"verification",
-       cuda ? "outputs compared with the unscheduled function on the CPU"
+       onGpu ? "outputs compared with the unscheduled function on the CPU"
             : "none: simulated timings only"},
       {"flops", candidate.planFlops},
       {"kernels", std::move(kernels)},

@@ -307,8 +307,7 @@ TEST(FeatureExtractorFactoryTest, CreatesByName) {
       createFeatureExtractor("tiramisu");
   ASSERT_FALSE(static_cast<bool>(unknown));
   EXPECT_EQ(llvm::toString(unknown.takeError()),
-            "unknown feature extractor 'tiramisu'; known extractors: af, "
-            "ansor, pruner");
+            "unknown feature set 'tiramisu' (known: af, ansor, pruner)");
 }
 
 } // namespace

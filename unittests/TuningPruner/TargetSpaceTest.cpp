@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessel/Tuning/Tuner/PsaStrategy.h"
-#include "tessel/Tuning/Tuner/TargetSpace.h"
+#include "tessel/Tuning/Strategies/Psa/PsaStrategy.h"
+#include "tessel/Tuning/Strategies/Psa/TargetSpace.h"
 #include "tessel/InitAllDialects.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -197,11 +197,8 @@ TEST_F(TargetSpaceTest, EvolutionLowersTheTargetSpace) {
 }
 
 TEST_F(TargetSpaceTest, StrategyProposesLowestPsaFirst) {
-  StrategyOptions options;
-  options.pruner.targetSpace.size = 32;
-  options.pruner.targetSpace.samples = 200;
   llvm::Expected<std::unique_ptr<SearchStrategy>> strategy =
-      createStrategy("psa", options, device);
+      createStrategy("psa target-size=32 samples=200", device, /*seed=*/0);
   ASSERT_TRUE(static_cast<bool>(strategy))
       << llvm::toString(strategy.takeError());
   EXPECT_EQ((*strategy)->name(), "psa");
@@ -241,20 +238,16 @@ TEST_F(TargetSpaceTest, StrategyProposesLowestPsaFirst) {
 }
 
 TEST_F(TargetSpaceTest, StrategyRejectsBadOptions) {
-  StrategyOptions options;
-  options.pruner.targetSpace.unprunedShare = 1;
   llvm::Expected<std::unique_ptr<SearchStrategy>> bad =
-      createStrategy("psa", options, device);
+      createStrategy("psa unpruned-share=1", device, /*seed=*/0);
   ASSERT_FALSE(static_cast<bool>(bad));
   EXPECT_EQ(llvm::toString(bad.takeError()),
-            "strategy psa: unpruned share must be in [0, 1), got 1.00");
-  options = StrategyOptions();
-  options.pruner.costModelInit = "/nonexistent/model.ubj";
-  bad = createStrategy("psa", options, device);
+            "strategy 'psa': unpruned-share=1 is out of range: 0 to below 1");
+  bad = createStrategy("psa", device, 0, "xgboost init=/nonexistent/model.ubj");
   ASSERT_FALSE(static_cast<bool>(bad));
   EXPECT_EQ(llvm::toString(bad.takeError()),
-            "strategy psa: cannot read the cost model "
-            "'/nonexistent/model.ubj': No such file or directory");
+            "cannot read the cost model '/nonexistent/model.ubj': No such "
+            "file or directory");
 }
 
 } // namespace

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessel/Tuning/Tuner/DgdSearch.h"
+#include "tessel/Tuning/Strategies/Dgd/DgdSearch.h"
 
 #include "gtest/gtest.h"
 

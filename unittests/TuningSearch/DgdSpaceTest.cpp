@@ -6,7 +6,7 @@
 
 #include "SearchTestUtils.h"
 
-#include "tessel/Tuning/Tuner/DgdSpace.h"
+#include "tessel/Tuning/Strategies/Dgd/DgdSpace.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 

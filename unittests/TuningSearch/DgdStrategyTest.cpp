@@ -13,7 +13,7 @@
 
 #include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
-#include "tessel/Tuning/Tuner/DgdStrategy.h"
+#include "tessel/Tuning/Strategies/Dgd/DgdStrategy.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -51,9 +51,6 @@ protected:
   std::unique_ptr<DgdStrategy> make(const DgdOptions &dgd,
                                     DgdStrategy::Clock clock = {},
                                     bool xgboost = false) {
-    StrategyOptions options;
-    options.dgd = dgd;
-    options.features = "af";
     auto extractor = createFeatureExtractor("af");
     EXPECT_TRUE(static_cast<bool>(extractor));
     std::unique_ptr<CostModel> model;
@@ -61,7 +58,7 @@ protected:
       model = std::make_unique<XGBoostCostModel>(XGBoostCostModelOptions());
     else
       model = std::make_unique<RandomCostModel>(3);
-    return std::make_unique<DgdStrategy>(options, device,
+    return std::make_unique<DgdStrategy>(dgd, device,
                                          std::move(*extractor),
                                          std::move(model), std::move(clock));
   }
@@ -185,17 +182,18 @@ TEST_F(DgdStrategyTest, ClimbsWithAModel) {
 }
 
 TEST_F(DgdStrategyTest, FactoryAndValidation) {
-  StrategyOptions options;
-  options.features = "af";
-  auto created = createStrategy("dgd", options, device);
+  auto created = createStrategy("dgd", device, /*seed=*/0, "", "af");
   ASSERT_TRUE(static_cast<bool>(created)) << llvm::toString(created.takeError());
   EXPECT_EQ((*created)->name(), "dgd");
-  EXPECT_TRUE(llvm::is_contained(getStrategyNames(), "dgd"));
-  options.dgd.scoreStop = "sometimes";
-  auto invalid = createStrategy("dgd", options, device);
+  EXPECT_TRUE(getStrategyRegistry().lookup("dgd"));
+  auto invalid = createStrategy("dgd score-stop=sometimes", device, 0);
   ASSERT_FALSE(static_cast<bool>(invalid));
   EXPECT_EQ(llvm::toString(invalid.takeError()),
-            "dgd score stop must be 'prefix' or 'all', not 'sometimes'");
+            "strategy 'dgd': score-stop=sometimes is not one of: prefix, all");
+  auto hops = createStrategy("dgd max-hops=0", device, 0);
+  ASSERT_FALSE(static_cast<bool>(hops));
+  EXPECT_EQ(llvm::toString(hops.takeError()),
+            "strategy 'dgd': max-hops=0 is out of range: at least 1");
 }
 
 } // namespace

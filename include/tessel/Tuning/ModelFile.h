@@ -35,6 +35,10 @@ public:
   load(llvm::StringRef path, MLIRContext *context, std::string &error);
 
   ModuleOp getModule() { return *module; }
+  /// The text of the file.
+  llvm::StringRef getSource() const {
+    return sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+  }
   /// Hands the module over; the ModelFile keeps quoting the file.
   OwningOpRef<ModuleOp> takeModule() { return std::move(module); }
 

@@ -7,6 +7,7 @@
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <xgboost/c_api.h>
@@ -324,7 +325,26 @@ llvm::Error XGBoostCostModel::trainGrouped(
     XGBoosterFree(booster);
   booster = model.release();
   numRounds = keep;
+  saveIfAsked();
   return llvm::Error::success();
+}
+
+void XGBoostCostModel::saveIfAsked() const {
+  if (options.saveTo.empty())
+    return;
+  llvm::Expected<std::string> saved = save();
+  if (!saved) {
+    llvm::consumeError(saved.takeError());
+    return;
+  }
+  // Written whole or not at all.
+  llvm::Error written =
+      llvm::writeToOutput(options.saveTo, [&](llvm::raw_ostream &os) {
+        os << *saved;
+        return llvm::Error::success();
+      });
+  if (written)
+    llvm::consumeError(std::move(written));
 }
 
 llvm::Error XGBoostCostModel::setBaseModel(llvm::StringRef buffer) {

@@ -25,42 +25,42 @@ std::vector<std::string> FeatureExtractor::featureNames() const {
   return names;
 }
 
-namespace {
-/// One extractor createFeatureExtractor() knows.
-struct ExtractorEntry {
-  llvm::StringLiteral name;
-  std::unique_ptr<FeatureExtractor> (*create)();
-};
-} // namespace
+/// A registered feature set made from its extractor class.
+template <typename ExtractorT>
+static FeatureSetInfo makeFeatureSet(llvm::StringRef name,
+                                     llvm::StringRef summary) {
+  FeatureSetInfo info;
+  info.name = name.str();
+  info.summary = summary.str();
+  info.create = [] { return std::make_unique<ExtractorT>(); };
+  return info;
+}
 
-/// Every known extractor, sorted by name. To add one, add its entry here.
-static const ExtractorEntry kExtractors[] = {
-    {"af", [] () -> std::unique_ptr<FeatureExtractor> {
-       return std::make_unique<AnalyticalFeatureExtractor>();
-     }},
-    {"ansor", [] () -> std::unique_ptr<FeatureExtractor> {
-       return std::make_unique<AnsorFeatureExtractor>();
-     }},
-    {"pruner", [] () -> std::unique_ptr<FeatureExtractor> {
-       return std::make_unique<PrunerFeatureExtractor>();
-     }},
-};
+ComponentRegistry<FeatureSetInfo> &tessel::getFeatureSetRegistry() {
+  static ComponentRegistry<FeatureSetInfo> *registry = [] {
+    auto *registry = new ComponentRegistry<FeatureSetInfo>("feature set");
+    registry->add(makeFeatureSet<AnalyticalFeatureExtractor>(
+        "af", "DGD's seven analytical features (ICS'24)"));
+    registry->add(makeFeatureSet<AnsorFeatureExtractor>(
+        "ansor", "Ansor's per-statement features"));
+    registry->add(makeFeatureSet<PrunerFeatureExtractor>(
+        "pruner", "Pruner's statement and data-flow features"));
+    return registry;
+  }();
+  return *registry;
+}
 
 std::vector<std::string> tessel::getFeatureExtractorNames() {
   std::vector<std::string> names;
-  for (const ExtractorEntry &entry : kExtractors)
-    names.push_back(entry.name.str());
-  llvm::sort(names);
+  for (const FeatureSetInfo *info : getFeatureSetRegistry().getAll())
+    names.push_back(info->name);
   return names;
 }
 
 llvm::Expected<std::unique_ptr<FeatureExtractor>>
-tessel::createFeatureExtractor(llvm::StringRef name) {
-  for (const ExtractorEntry &entry : kExtractors)
-    if (entry.name == name)
-      return entry.create();
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      "unknown feature extractor '" + name + "'; known extractors: " +
-          llvm::join(getFeatureExtractorNames(), ", "));
+tessel::createFeatureExtractor(llvm::StringRef spec) {
+  auto parsed = getFeatureSetRegistry().parse(spec);
+  if (!parsed)
+    return parsed.takeError();
+  return parsed->info->create();
 }

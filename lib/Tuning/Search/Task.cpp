@@ -19,6 +19,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -589,4 +590,18 @@ OwningOpRef<ModuleOp> tessel::applySchedule(TuningTask &task, SketchAttr sketch,
       op->setAttr(TesselDialect::kConfigAttrName, config);
   });
   return clone;
+}
+
+void tessel::printTaskTable(llvm::raw_ostream &os,
+                            llvm::ArrayRef<TuningTask> tasks) {
+  os << llvm::formatv("{0,4} {1,6} {2,12} {3}\n", "task", "weight", "MFLOP",
+                      "kernel");
+  double total = 0;
+  for (auto [index, task] : llvm::enumerate(tasks)) {
+    os << llvm::formatv("{0,4} {1,6} {2,12:F1} {3}\n", index, task.weight,
+                        task.flops / 1e6, task.describe());
+    total += task.flops * task.weight;
+  }
+  os << llvm::formatv("{0} tasks, {1:F1} GFLOP per model run\n", tasks.size(),
+                      total / 1e9);
 }

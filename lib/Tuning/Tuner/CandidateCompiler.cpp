@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Tuner/CandidateCompiler.h"
-#include "tessel/InitAllDialects.h"
 #include "tessel/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,11 +20,10 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-CandidateCompiler::CandidateCompiler(std::string chip, std::string cudaPath,
+CandidateCompiler::CandidateCompiler(const DialectRegistry &registry,
+                                     std::string chip, std::string cudaPath,
                                      unsigned threads)
     : chip(std::move(chip)), cudaPath(std::move(cudaPath)) {
-  DialectRegistry registry;
-  registerAllDialects(registry);
   for (unsigned i = 0; i < std::max(threads, 1u); ++i) {
     auto context = std::make_unique<MLIRContext>(
         registry, MLIRContext::Threading::DISABLED);

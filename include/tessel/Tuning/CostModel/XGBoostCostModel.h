@@ -60,6 +60,9 @@ struct XGBoostCostModelOptions {
   /// data of this size; `hist` trains about 8x faster with the same rank
   /// quality on tuning records (docs/CostModel.md).
   std::string treeMethod = "hist";
+  /// When set, the model is written here (whole or not at all) after every
+  /// successful training.
+  std::string saveTo;
 };
 
 /// A CostModel of gradient-boosted trees. Each train() retrains from scratch
@@ -122,6 +125,9 @@ public:
   static std::string getXGBoostVersion();
 
 private:
+  /// Writes the model to options.saveTo, when set (errors are dropped: a
+  /// snapshot that cannot be written must not stop the tuning).
+  void saveIfAsked() const;
   XGBoostCostModelOptions options;
   /// The XGBoost BoosterHandle; null until trained or loaded.
   void *booster = nullptr;

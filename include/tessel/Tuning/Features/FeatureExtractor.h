@@ -18,6 +18,7 @@
 
 #include "tessel/Dialect/Tessel/IR/TesselAttrs.h"
 #include "tessel/Tuning/Device.h"
+#include "tessel/Tuning/Registry.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/Error.h"
@@ -54,6 +55,15 @@ public:
           SketchAttr sketch, ConfigAttr config,
           const DeviceDescription &device) const = 0;
 };
+
+/// A registered feature set.
+struct FeatureSetInfo : ComponentInfo {
+  std::function<std::unique_ptr<FeatureExtractor>()> create;
+};
+
+/// The registry of feature sets, with Tessel's own (`af`, `ansor`,
+/// `pruner`) registered.
+ComponentRegistry<FeatureSetInfo> &getFeatureSetRegistry();
 
 /// Names of the extractors createFeatureExtractor() knows, sorted.
 std::vector<std::string> getFeatureExtractorNames();

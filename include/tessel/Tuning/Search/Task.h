@@ -66,6 +66,10 @@ struct TuningTask {
   const std::string &describe() const { return description; }
 };
 
+/// Prints `tasks` as a table (index, weight, MFLOP, description) and the
+/// model's GFLOP per run, as `tessel-tune --list-tasks` does.
+void printTaskTable(llvm::raw_ostream &os, llvm::ArrayRef<TuningTask> tasks);
+
 /// Options of task extraction.
 struct TaskExtractionOptions {
   /// Also make tasks of ops without reduction loops (elementwise, broadcast,

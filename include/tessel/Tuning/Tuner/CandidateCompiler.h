@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace mlir {
+class DialectRegistry;
 class MLIRContext;
 namespace tessel {
 
@@ -37,7 +38,8 @@ class CandidateCompiler {
 public:
   /// `threads` workers (at least 1); `chip` and `cudaPath` as for
   /// --tessel-to-cuda.
-  CandidateCompiler(std::string chip, std::string cudaPath, unsigned threads);
+  CandidateCompiler(const DialectRegistry &registry, std::string chip,
+                    std::string cudaPath, unsigned threads);
   ~CandidateCompiler();
 
   /// One result per candidate, in order.

@@ -5,12 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // A strategy proposes the next batch of schedules (sketch + config) of a task
-// and observes their measurements. Strategies: `random` (uniform samples of
-// the search space) and `evolutionary` (Ansor, section 5: a population of
-// fresh samples and the best measured schedules, evolved by mutation under a
-// learned cost model, with epsilon-greedy exploration). Every knob is in
-// StrategyOptions, with a seed. `dgd` (ICS'24's dynamic gradient descent)
-// is in DgdStrategy.h.
+// and observes their measurements. The strategies themselves live one folder
+// each under lib/Tuning/Strategies/ and are found by name in the registry
+// (StrategyRegistry.h); this header holds what they share: candidates,
+// trials, the per-task search state and the sampling and mutation helpers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,8 +20,6 @@
 #include "tessel/Tuning/Search/RandomEngine.h"
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Tuning/Search/Task.h"
-#include "tessel/Tuning/Tuner/DgdSearch.h"
-#include "tessel/Tuning/Tuner/PrunerOptions.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Error.h"
@@ -74,39 +70,13 @@ struct TaskSearchState {
   const Trial *getBest() const;
   /// Records `trial` (adds it to trials and seen).
   void record(Trial trial);
-};
 
-/// Every knob of the strategies; defaults are Ansor's (TVM's) values.
-struct StrategyOptions {
-  uint64_t seed = 0;
-  /// Evolutionary search.
-  int populationSize = 2048;
-  int generations = 4;
-  double mutationProbability = 0.85;
-  /// Chance that a mutation changes tile sizes rather than the unroll knob
-  /// (TVM's GPU mutation weights: tile size 0.9, auto-unroll 0.1).
-  double tileMutationWeight = 0.9;
-  /// Fraction of each batch drawn at random instead of by the model.
-  double epsilonGreedy = 0.05;
-  /// Fraction of the initial population taken from the best measured.
-  double measuredRatio = 0.2;
-  /// Diversity-aware batch selection (AutoTVM's diversity filter): when at
-  /// least 1, the model-picked part of a batch is chosen among the
-  /// `diversityRatio` x its size best candidates by pickDiverse(); 0 takes
-  /// the best by score, as Ansor.
-  double diversityRatio = 0;
-  /// "xgboost" or "random".
-  std::string costModel = "xgboost";
-  /// Feature extractor name ("ansor", "af").
-  std::string features = "ansor";
-  /// Worker threads of the cost model.
-  int modelThreads = 1;
-  /// XGBoost's tree_method (XGBoostCostModelOptions::treeMethod).
-  std::string treeMethod = "hist";
-  /// Dynamic gradient descent (`dgd`, docs/Dgd.md).
-  DgdOptions dgd;
-  /// Strategy `psa` (docs/Pruner.md).
-  PrunerOptions pruner;
+  /// The state of `task` before any trial: one space per sketch of the task
+  /// that has a valid search space on `device`, its fused consumers, and a
+  /// random engine seeded with `rngSeed`.
+  static TaskSearchState create(TuningTask &task,
+                                const DeviceDescription &device,
+                                uint64_t rngSeed);
 };
 
 /// Proposes and observes candidates of tasks.
@@ -123,14 +93,6 @@ public:
   virtual llvm::Error observe(TaskSearchState &state,
                               llvm::ArrayRef<Trial> trials);
 };
-
-/// Names createStrategy() knows.
-std::vector<std::string> getStrategyNames();
-
-/// Creates the strategy `name` ("dgd", "evolutionary", "psa", "random").
-llvm::Expected<std::unique_ptr<SearchStrategy>>
-createStrategy(llvm::StringRef name, const StrategyOptions &options,
-               const DeviceDescription &device);
 
 /// The elementwise consumers fused into `task`'s target op, in chain order.
 SmallVector<linalg::LinalgOp> getTaskFusedConsumers(TuningTask &task);

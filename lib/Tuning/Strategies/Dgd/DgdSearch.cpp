@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessel/Tuning/Tuner/DgdSearch.h"
+#include "tessel/Tuning/Strategies/Dgd/DgdSearch.h"
 
 #include "llvm/ADT/STLExtras.h"
 

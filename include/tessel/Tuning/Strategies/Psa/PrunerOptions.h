@@ -5,14 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // The knobs of Pruner's search (strategy `psa`, docs/Pruner.md): the static
-// analyzer, the target space, the ranking cost model, its transfer from
-// another device and the paper's ablations. Defaults are the paper's where it
+// analyzer, the target space and the paper's ablations. The ranking cost
+// model and its features are the run's (`xgboost` with `objective=auto`
+// ranks for psa; `init=` continues from a model of another device). Defaults are the paper's where it
 // gives one, else the authors' code's.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_TUNING_TUNER_PRUNEROPTIONS_H
-#define TESSEL_TUNING_TUNER_PRUNEROPTIONS_H
+#ifndef TESSEL_TUNING_STRATEGIES_PSA_PRUNEROPTIONS_H
+#define TESSEL_TUNING_STRATEGIES_PSA_PRUNEROPTIONS_H
 
 #include "tessel/Tuning/Pruner/StaticAnalyzer.h"
 
@@ -53,17 +54,11 @@ struct PrunerOptions {
   double measuredShare = 0.1;
   /// Share of each batch drawn at random from the unpruned space.
   double epsilonGreedy = 0.1;
-  /// Feature extractor of the ranking model: "pruner" (statement and
-  /// data-flow features) or "ansor" (the "w/o data-flow" ablation).
-  std::string features = "pruner";
-  /// A saved XGBoost model (--save-cost-model of an earlier run, e.g. on
-  /// another device) that every training round continues from; empty: none.
-  std::string costModelInit;
-  /// Where to save the model after every training round; empty: nowhere.
-  std::string saveCostModel;
+  /// Probability that a child of the model-guided mutation is mutated.
+  double mutationProbability = 0.85;
 };
 
 } // namespace tessel
 } // namespace mlir
 
-#endif // TESSEL_TUNING_TUNER_PRUNEROPTIONS_H
+#endif // TESSEL_TUNING_STRATEGIES_PSA_PRUNEROPTIONS_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessel/Tuning/Tuner/DgdSpace.h"
+#include "tessel/Tuning/Strategies/Dgd/DgdSpace.h"
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"

@@ -15,24 +15,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_TUNING_TUNER_PSASTRATEGY_H
-#define TESSEL_TUNING_TUNER_PSASTRATEGY_H
+#ifndef TESSEL_TUNING_STRATEGIES_PSA_PSASTRATEGY_H
+#define TESSEL_TUNING_STRATEGIES_PSA_PSASTRATEGY_H
 
-#include "tessel/Tuning/Tuner/Strategy.h"
+#include "tessel/Tuning/Strategies/Psa/PrunerOptions.h"
+#include "tessel/Tuning/Tuner/StrategyRegistry.h"
 
 namespace mlir {
 namespace tessel {
 
-/// Creates strategy `psa` with `options.pruner` (and `options.seed`,
-/// `options.costModel`, `options.modelThreads`, `options.mutationProbability`).
-/// Fails on an unknown feature extractor or cost model, on invalid options,
-/// and when `options.pruner.costModelInit` cannot be read or is not a model
-/// of the extractor's width.
-llvm::Expected<std::unique_ptr<SearchStrategy>>
-createPsaStrategy(const StrategyOptions &options,
-                  const DeviceDescription &device);
+/// The registry entry of `psa`.
+StrategyInfo getPsaStrategyInfo();
 
 } // namespace tessel
 } // namespace mlir
 
-#endif // TESSEL_TUNING_TUNER_PSASTRATEGY_H
+#endif // TESSEL_TUNING_STRATEGIES_PSA_PSASTRATEGY_H

@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_TUNING_TUNER_DGDSEARCH_H
-#define TESSEL_TUNING_TUNER_DGDSEARCH_H
+#ifndef TESSEL_TUNING_STRATEGIES_DGD_DGDSEARCH_H
+#define TESSEL_TUNING_STRATEGIES_DGD_DGDSEARCH_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -204,4 +204,4 @@ private:
 } // namespace tessel
 } // namespace mlir
 
-#endif // TESSEL_TUNING_TUNER_DGDSEARCH_H
+#endif // TESSEL_TUNING_STRATEGIES_DGD_DGDSEARCH_H

@@ -16,14 +16,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_TUNING_TUNER_DGDSTRATEGY_H
-#define TESSEL_TUNING_TUNER_DGDSTRATEGY_H
+#ifndef TESSEL_TUNING_STRATEGIES_DGD_DGDSTRATEGY_H
+#define TESSEL_TUNING_STRATEGIES_DGD_DGDSTRATEGY_H
 
 #include "tessel/Tuning/CostModel/CostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
-#include "tessel/Tuning/Tuner/DgdSearch.h"
-#include "tessel/Tuning/Tuner/DgdSpace.h"
-#include "tessel/Tuning/Tuner/Strategy.h"
+#include "tessel/Tuning/Strategies/Dgd/DgdSearch.h"
+#include "tessel/Tuning/Strategies/Dgd/DgdSpace.h"
+#include "tessel/Tuning/Tuner/StrategyRegistry.h"
 
 #include <functional>
 
@@ -36,7 +36,7 @@ public:
   /// Seconds since some fixed time (the default: a steady clock).
   using Clock = std::function<double()>;
 
-  DgdStrategy(StrategyOptions options, DeviceDescription device,
+  DgdStrategy(DgdOptions options, DeviceDescription device,
               std::unique_ptr<FeatureExtractor> features,
               std::unique_ptr<CostModel> model, Clock clock = {});
   ~DgdStrategy() override;
@@ -59,7 +59,7 @@ private:
   /// Features of point `id` of `task` (extracted once; zeros on failure).
   const FeatureVector &getFeatures(TaskData &task, unsigned id);
 
-  StrategyOptions options;
+  DgdOptions options;
   DeviceDescription device;
   std::unique_ptr<FeatureExtractor> features;
   std::unique_ptr<CostModel> model;
@@ -74,7 +74,10 @@ private:
   bool trained = false;
 };
 
+/// The registry entry of `dgd`.
+StrategyInfo getDgdStrategyInfo();
+
 } // namespace tessel
 } // namespace mlir
 
-#endif // TESSEL_TUNING_TUNER_DGDSTRATEGY_H
+#endif // TESSEL_TUNING_STRATEGIES_DGD_DGDSTRATEGY_H

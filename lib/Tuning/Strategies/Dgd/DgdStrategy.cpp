@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessel/Tuning/Tuner/DgdStrategy.h"
+#include "tessel/Tuning/Strategies/Dgd/DgdStrategy.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -37,7 +37,7 @@ struct DgdStrategy::TaskData {
   }
 };
 
-DgdStrategy::DgdStrategy(StrategyOptions options, DeviceDescription device,
+DgdStrategy::DgdStrategy(DgdOptions options, DeviceDescription device,
                          std::unique_ptr<FeatureExtractor> features,
                          std::unique_ptr<CostModel> model, Clock clock)
     : options(std::move(options)), device(std::move(device)),
@@ -91,8 +91,8 @@ DgdStrategy::TaskData &DgdStrategy::getTask(TaskSearchState &state) {
   task.state = &state;
   task.taskId = tasks.size();
   for (const SearchSpace &space : state.spaces)
-    task.spaces.emplace_back(space, options.dgd.hopUnroll,
-                             options.dgd.vectorWidths == "widest");
+    task.spaces.emplace_back(space, options.hopUnroll,
+                             options.vectorWidths == "widest");
 
   DgdHooks hooks;
   hooks.neighbours = [&task](unsigned id, int hops) {
@@ -130,7 +130,7 @@ DgdStrategy::TaskData &DgdStrategy::getTask(TaskSearchState &state) {
     return task.intern(sample.front());
   };
   hooks.retrain = [this] { retrain(); };
-  task.search = std::make_unique<DgdSearch>(options.dgd, std::move(hooks));
+  task.search = std::make_unique<DgdSearch>(options, std::move(hooks));
   // What was measured before (the default schedule, resumed records).
   for (const Trial &trial : state.trials)
     task.search->addKnown(task.intern(trial.candidate),
@@ -144,8 +144,8 @@ std::vector<Candidate> DgdStrategy::propose(TaskSearchState &state,
   if (!startTime)
     startTime = clock();
   TaskData &task = getTask(state);
-  if (options.dgd.timeLimit > 0 &&
-      clock() - *startTime >= options.dgd.timeLimit)
+  if (options.timeLimit > 0 &&
+      clock() - *startTime >= options.timeLimit)
     return {};
   std::vector<Candidate> batch;
   task.proposed.clear();
@@ -199,4 +199,99 @@ const Candidate *DgdStrategy::getPoint(const TaskSearchState &state,
     if (task->state == &state)
       return id < task->points.size() ? &task->points[id] : nullptr;
   return nullptr;
+}
+
+namespace {
+/// The options of `dgd` (DgdOptions), in the registry's syntax.
+struct DgdStrategyOptions : ComponentOptions {
+  DgdOptions defaults;
+  Option<int> initialSamples{*this, "initial-samples", defaults.initialSamples,
+                             "Random samples that seed the model",
+                             {0, std::nullopt}};
+  Option<int> window{*this, "window", defaults.window,
+                     "Candidates measured per window", {1, std::nullopt}};
+  Option<double> scoreRatio{
+      *this, "score-ratio", defaults.scoreRatio,
+      "Early stop under this fraction of the top score", {0, std::nullopt}};
+  Option<double> measureRatio{
+      *this, "measure-ratio", defaults.measureRatio,
+      "Early stop under this fraction of the best measurement",
+      {0, std::nullopt}};
+  Option<int> maxHops{*this, "max-hops", defaults.maxHops,
+                      "Largest hop radius", {1, std::nullopt}};
+  Option<std::string> scoreStop{
+      *this, "score-stop", defaults.scoreStop,
+      "prefix: measure the window's candidates above the score threshold; "
+      "all: stop if any is under it",
+      {}, {"prefix", "all"}};
+  Option<std::string> bestMeasured{
+      *this, "best-measured", defaults.bestMeasured,
+      "running (best so far) or window (last window's best)",
+      {}, {"running", "window"}};
+  Option<std::string> start{
+      *this, "start", defaults.start,
+      "random (new random point) or best (best unused measured point) at "
+      "each start",
+      {}, {"random", "best"}};
+  Option<std::string> retrain{
+      *this, "retrain", defaults.retrain,
+      "move (after each move and local optimum) or window", {},
+      {"move", "window"}};
+  Option<int64_t> budget{
+      *this, "budget", defaults.budget,
+      "Measurements per task, 0 for no limit beyond the run's trials",
+      {0, std::nullopt}};
+  Option<bool> initialCount{*this, "initial-count", defaults.initialCount,
+                            "The initial samples count toward the budget"};
+  Option<int64_t> maxStarts{*this, "max-starts", defaults.maxStarts,
+                            "Descents before stopping, 0 for no limit",
+                            {0, std::nullopt}};
+  Option<double> timeLimit{*this, "time-limit", defaults.timeLimit,
+                           "Seconds of search, 0 for no limit",
+                           {0, std::nullopt}};
+  Option<std::string> vectorWidths{
+      *this, "vector-widths", defaults.vectorWidths,
+      "keep (the width hopped from, narrowed to fit) or widest (the widest "
+      "that fits) after each hop",
+      {}, {"keep", "widest"}};
+  Option<bool> hopUnroll{*this, "hop-unroll", defaults.hopUnroll,
+                         "Hop the auto-unroll knob too"};
+
+  DgdOptions get() const {
+    DgdOptions o;
+    o.initialSamples = initialSamples;
+    o.window = window;
+    o.scoreRatio = scoreRatio;
+    o.measureRatio = measureRatio;
+    o.maxHops = maxHops;
+    o.scoreStop = scoreStop;
+    o.bestMeasured = bestMeasured;
+    o.start = start;
+    o.retrain = retrain;
+    o.budget = budget;
+    o.initialCount = initialCount;
+    o.maxStarts = maxStarts;
+    o.timeLimit = timeLimit;
+    o.vectorWidths = vectorWidths;
+    o.hopUnroll = hopUnroll;
+    return o;
+  }
+  std::string validate() const override { return get().validate(); }
+};
+} // namespace
+
+StrategyInfo tessel::getDgdStrategyInfo() {
+  StrategyInfo info;
+  info.name = "dgd";
+  info.summary = "dynamic gradient descent over tile sizes (ICS'24)";
+  info.createOptions = [] { return std::make_unique<DgdStrategyOptions>(); };
+  info.create = [](const ComponentOptions &options,
+                   StrategyEnvironment environment)
+      -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
+    return std::make_unique<DgdStrategy>(
+        static_cast<const DgdStrategyOptions &>(options).get(),
+        std::move(environment.device), std::move(environment.features),
+        std::move(environment.costModel));
+  };
+  return info;
 }

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessel/Tuning/Tuner/TargetSpace.h"
+#include "tessel/Tuning/Strategies/Psa/TargetSpace.h"
 
 #include "tessel/Tuning/Occupancy.h"
 

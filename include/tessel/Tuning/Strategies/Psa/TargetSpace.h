@@ -11,10 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_TUNING_TUNER_TARGETSPACE_H
-#define TESSEL_TUNING_TUNER_TARGETSPACE_H
+#ifndef TESSEL_TUNING_STRATEGIES_PSA_TARGETSPACE_H
+#define TESSEL_TUNING_STRATEGIES_PSA_TARGETSPACE_H
 
 #include "tessel/Tuning/Pruner/StaticAnalyzer.h"
+#include "tessel/Tuning/Strategies/Psa/PrunerOptions.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 
 #include <vector>
@@ -75,4 +76,4 @@ TargetSpace generateTargetSpace(TaskSearchState &state,
 } // namespace tessel
 } // namespace mlir
 
-#endif // TESSEL_TUNING_TUNER_TARGETSPACE_H
+#endif // TESSEL_TUNING_STRATEGIES_PSA_TARGETSPACE_H

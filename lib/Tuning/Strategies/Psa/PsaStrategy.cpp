@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessel/Tuning/Tuner/PsaStrategy.h"
+#include "tessel/Tuning/Strategies/Psa/PsaStrategy.h"
 #include "tessel/Tuning/Tuner/TrainingRecords.h"
 #include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
-#include "tessel/Tuning/Tuner/TargetSpace.h"
+#include "tessel/Tuning/Strategies/Psa/TargetSpace.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -28,11 +28,11 @@ namespace {
 /// Pruner's search: target spaces by the PSA, picks by a ranking model.
 class PsaStrategy : public SearchStrategy {
 public:
-  PsaStrategy(StrategyOptions options, DeviceDescription device,
+  PsaStrategy(PrunerOptions options, DeviceDescription device,
               std::unique_ptr<FeatureExtractor> features,
               std::unique_ptr<CostModel> model)
       : options(std::move(options)), device(std::move(device)),
-        analyzer(this->device, this->options.pruner.psa),
+        analyzer(this->device, this->options.psa),
         features(std::move(features)), model(std::move(model)) {}
 
   std::string name() const override { return "psa"; }
@@ -52,7 +52,7 @@ private:
   /// Retrains the model on every observed trial if new ones arrived.
   void retrain();
 
-  StrategyOptions options;
+  PrunerOptions options;
   DeviceDescription device;
   StaticAnalyzer analyzer;
   std::unique_ptr<FeatureExtractor> features;
@@ -72,7 +72,7 @@ private:
 } // namespace
 
 TargetSpace &PsaStrategy::getTargetSpace(TaskSearchState &state) {
-  const PrunerOptions &p = options.pruner;
+  const PrunerOptions &p = options;
   TaskPruning &task = pruning[&state];
   if (task.rounds++ % std::max(1, p.regenerateEvery) != 0 && task.generated)
     return task.space;
@@ -119,27 +119,11 @@ void PsaStrategy::retrain() {
     return;
   }
   trained = true;
-  const std::string &path = options.pruner.saveCostModel;
-  auto *xgb = dynamic_cast<XGBoostCostModel *>(model.get());
-  if (path.empty() || !xgb)
-    return;
-  llvm::Expected<std::string> saved = xgb->save();
-  if (!saved) {
-    llvm::consumeError(saved.takeError());
-    return;
-  }
-  // Written whole or not at all.
-  llvm::Error written = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << *saved;
-    return llvm::Error::success();
-  });
-  if (written)
-    llvm::consumeError(std::move(written));
 }
 
 std::vector<std::pair<double, Candidate>>
 PsaStrategy::rankByModel(TaskSearchState &state, TargetSpace &space) {
-  const PrunerOptions &p = options.pruner;
+  const PrunerOptions &p = options;
   std::vector<Candidate> population;
   for (const ScoredCandidate &c : space.pruned)
     population.push_back(c.candidate);
@@ -206,7 +190,7 @@ std::vector<Candidate> PsaStrategy::propose(TaskSearchState &state,
   retrain();
   TargetSpace &space = getTargetSpace(state);
   int randomCount =
-      static_cast<int>(count * options.pruner.epsilonGreedy + 0.5);
+      static_cast<int>(count * options.epsilonGreedy + 0.5);
   std::vector<Candidate> batch;
   auto take = [&](const Candidate &c) {
     if (static_cast<int>(batch.size()) >= count - randomCount)
@@ -240,62 +224,119 @@ static llvm::Error makeError(const llvm::Twine &message) {
                                  "strategy psa: " + message);
 }
 
-llvm::Expected<std::unique_ptr<SearchStrategy>>
-tessel::createPsaStrategy(const StrategyOptions &options,
-                          const DeviceDescription &device) {
-  const PrunerOptions &p = options.pruner;
-  if (p.targetSpace.size < 1 || p.targetSpace.samples < 1 ||
-      p.targetSpace.generations < 0 || p.regenerateEvery < 1 ||
-      p.modelGenerations < 0)
-    return makeError("target space size, samples and regeneration period "
-                     "must be positive, generations not negative");
-  for (auto [name, share] :
-       {std::pair<const char *, double>{"unpruned share",
-                                        p.targetSpace.unprunedShare},
-        {"epsilon", p.epsilonGreedy},
-        {"measured share", p.measuredShare}})
-    if (!(share >= 0 && share < 1))
-      return makeError(llvm::formatv("{0} must be in [0, 1), got {1}", name,
-                                     share));
-  if (p.prune)
-    if (llvm::Error error =
-            PsaParameters::fromDevice(device, p.psa.form).verify())
-      return makeError(llvm::toString(std::move(error)) + " (device '" +
-                       device.id + "')");
-  auto extractor = createFeatureExtractor(p.features);
-  if (!extractor)
-    return extractor.takeError();
-  std::unique_ptr<CostModel> model;
-  if (options.costModel == "xgboost") {
-    XGBoostCostModelOptions xgb;
-    xgb.seed = options.seed;
-    xgb.nthread = options.modelThreads;
-    xgb.treeMethod = options.treeMethod;
-    xgb.objective = XGBoostObjective::PairwiseRank;
-    auto ranking = std::make_unique<XGBoostCostModel>(xgb);
-    if (!p.costModelInit.empty()) {
-      auto buffer = llvm::MemoryBuffer::getFile(p.costModelInit);
-      if (!buffer)
-        return makeError("cannot read the cost model '" + p.costModelInit +
-                         "': " + buffer.getError().message());
-      if (llvm::Error error = ranking->setBaseModel((*buffer)->getBuffer()))
-        return makeError("'" + p.costModelInit +
-                         "': " + llvm::toString(std::move(error)));
-      if (ranking->getFeatureWidth() != (*extractor)->width())
-        return makeError(llvm::formatv(
-            "'{0}' has feature width {1}, but the '{2}' features have {3}",
-            p.costModelInit, *ranking->getFeatureWidth(),
-            (*extractor)->name(), (*extractor)->width()));
-    }
-    model = std::move(ranking);
-  } else if (options.costModel == "random") {
-    if (!p.costModelInit.empty())
-      return makeError("--cost-model-init needs the xgboost cost model");
-    model = std::make_unique<RandomCostModel>(options.seed);
-  } else {
-    return makeError("unknown cost model '" + options.costModel +
-                     "' (known: xgboost, random)");
+
+namespace {
+/// The options of `psa` (PrunerOptions), in the registry's syntax.
+struct PsaStrategyOptions : ComponentOptions {
+  PrunerOptions defaults;
+  Option<int> targetSize{*this, "target-size", defaults.targetSpace.size,
+                         "Candidates of lowest PSA latency kept in a target "
+                         "space",
+                         {1, std::nullopt}};
+  Option<double> unprunedShare{
+      *this, "unpruned-share", defaults.targetSpace.unprunedShare,
+      "Share of unpruned random samples in a target space (below 1)",
+      {0, std::nullopt}};
+  Option<int> samples{*this, "samples", defaults.targetSpace.samples,
+                      "Random samples that start a target space",
+                      {1, std::nullopt}};
+  Option<int> generations{*this, "generations",
+                          defaults.targetSpace.generations,
+                          "Generations of PSA-driven evolution",
+                          {0, std::nullopt}};
+  Option<int> regenerateEvery{*this, "regenerate-every",
+                              defaults.regenerateEvery,
+                              "Rounds of a task between two target spaces",
+                              {1, std::nullopt}};
+  Option<int> modelGenerations{*this, "model-generations",
+                               defaults.modelGenerations,
+                               "Generations of model-guided mutation per round",
+                               {0, std::nullopt}};
+  Option<double> measuredShare{
+      *this, "measured-share", defaults.measuredShare,
+      "Share of the round's population taken from the best measured (below "
+      "1)",
+      {0, std::nullopt}};
+  Option<double> epsilon{*this, "epsilon", defaults.epsilonGreedy,
+                         "Share of each batch drawn at random (below 1)",
+                         {0, std::nullopt}};
+  Option<double> mutationProbability{
+      *this, "mutation-probability", defaults.mutationProbability,
+      "Chance that a child of the model-guided mutation is mutated", {0, 1}};
+  Option<std::string> form{*this, "form", "paper",
+                           "PSA formulas: paper or code", {},
+                           {"paper", "code"}};
+  Option<std::string> disable{
+      *this, "disable", "",
+      "PSA penalties to switch off (comma-separated: alpha, reg, warp, "
+      "kernel, mem, compute)"};
+  Option<bool> uncappedWarps{
+      *this, "uncapped-warps", false,
+      "Count every warp of a block in the warp-granular P_kernel (the "
+      "paper's literal W; default: at most n_w per block)"};
+  Option<bool> prune{*this, "prune", defaults.prune,
+                     "false: the paper's w/o-PSA ablation (the target space "
+                     "is unpruned random samples)"};
+
+  std::string validate() const override {
+    for (auto [name, share] :
+         {std::pair<const char *, double>{"unpruned-share", unprunedShare},
+          {"epsilon", epsilon},
+          {"measured-share", measuredShare}})
+      if (share >= 1)
+        return llvm::formatv("{0}={1} is out of range: 0 to below 1", name,
+                             share)
+            .str();
+    llvm::Expected<PsaPenalties> penalties =
+        PsaPenalties::parseDisabled(disable.getValue());
+    if (!penalties)
+      return "disable=" + disable.getValue() + ": " +
+             llvm::toString(penalties.takeError());
+    return "";
   }
-  return std::make_unique<PsaStrategy>(options, device, std::move(*extractor),
-                                       std::move(model));
+
+  PrunerOptions get() const {
+    PrunerOptions p;
+    p.psa.form = llvm::cantFail(parsePsaForm(form.getValue()));
+    p.psa.penalties = llvm::cantFail(PsaPenalties::parseDisabled(disable.getValue()));
+    p.psa.capBlockWarps = !uncappedWarps;
+    p.prune = prune;
+    p.targetSpace.size = targetSize;
+    p.targetSpace.unprunedShare = unprunedShare;
+    p.targetSpace.samples = samples;
+    p.targetSpace.generations = generations;
+    p.regenerateEvery = regenerateEvery;
+    p.modelGenerations = modelGenerations;
+    p.measuredShare = measuredShare;
+    p.epsilonGreedy = epsilon;
+    p.mutationProbability = mutationProbability;
+    return p;
+  }
+};
+} // namespace
+
+StrategyInfo tessel::getPsaStrategyInfo() {
+  StrategyInfo info;
+  info.name = "psa";
+  info.summary = "Pruner: PSA-pruned target spaces ranked by a learned model";
+  info.createOptions = [] { return std::make_unique<PsaStrategyOptions>(); };
+  info.defaultFeatures = "pruner";
+  info.ranking = true;
+  info.defaultMeasuresPerRound = 10;
+  info.create = [](const ComponentOptions &options,
+                   StrategyEnvironment environment)
+      -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
+    PrunerOptions p = static_cast<const PsaStrategyOptions &>(options).get();
+    if (p.prune)
+      if (llvm::Error error = PsaParameters::fromDevice(environment.device,
+                                                        p.psa.form)
+                                  .verify())
+        return llvm::createStringError(
+            "strategy 'psa': " + llvm::toString(std::move(error)) +
+            " (device '" + environment.device.id + "')");
+    return std::make_unique<PsaStrategy>(
+        std::move(p), std::move(environment.device),
+        std::move(environment.features), std::move(environment.costModel));
+  };
+  return info;
 }

@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_TUNING_TUNER_DGDSPACE_H
-#define TESSEL_TUNING_TUNER_DGDSPACE_H
+#ifndef TESSEL_TUNING_STRATEGIES_DGD_DGDSPACE_H
+#define TESSEL_TUNING_STRATEGIES_DGD_DGDSPACE_H
 
 #include "tessel/Tuning/Search/SearchSpace.h"
 
@@ -92,4 +92,4 @@ private:
 } // namespace tessel
 } // namespace mlir
 
-#endif // TESSEL_TUNING_TUNER_DGDSPACE_H
+#endif // TESSEL_TUNING_STRATEGIES_DGD_DGDSPACE_H

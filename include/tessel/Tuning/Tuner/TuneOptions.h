@@ -1,0 +1,82 @@
+//===- TuneOptions.h - Every knob of a tuning run ---------------*- C++ -*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// TuneOptions holds everything that decides what a tuning run measures: the
+// measurer, the budget, the seed, the task scheduler, the strategy with its
+// options, the cost model and the features. It is validated with messages
+// that name the option and its allowed values, resolved to canonical form
+// (every strategy, cost-model and feature option spelled out), and stored
+// as JSON with the run's records, from which the run can be repeated.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_TUNING_TUNER_TUNEOPTIONS_H
+#define TESSEL_TUNING_TUNER_TUNEOPTIONS_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+namespace tessel {
+
+/// The options of one tuning run.
+struct TuneOptions {
+  /// The measurer: "cuda" or "sim:<device>" (createMeasurer).
+  std::string measure = "sim:h100";
+  /// Under sim:<device>: "compiled" (compile each candidate, time it with
+  /// ptxas's resources) or "analytic" (time the schedule from its facts).
+  std::string simFidelity = "compiled";
+  /// Relative standard deviation of the simulator's noise.
+  double simNoise = 0.02;
+  /// Under analytic fidelity: seconds of a virtual clock charged per
+  /// measured candidate, added to the elapsed time.
+  double simTrialSeconds = 0;
+  /// Measurements in all (the default schedules not counted).
+  int64_t trials = 1000;
+  /// Candidates measured per round; 0: the strategy's default.
+  int64_t measuresPerRound = 0;
+  /// Stop after this many seconds; 0: no limit.
+  double timeLimit = 0;
+  uint64_t seed = 0;
+  /// The task scheduler: "gradient" or "round-robin".
+  std::string scheduler = "gradient";
+  /// The strategy with its options: "evolutionary population=2048".
+  std::string strategy = "evolutionary";
+  /// The cost model and features with their options; empty: the strategy's
+  /// defaults. Both stay empty for a strategy without a model.
+  std::string costModel;
+  std::string features;
+  /// Continue from the records of the database for the same target.
+  bool resume = false;
+  /// Compile threads; 0: all cores. Does not change the records.
+  int64_t jobs = 0;
+  /// The CUDA toolkit (ptxas); empty: $CUDA_PATH or /usr/local/cuda.
+  std::string cudaPath;
+
+  /// Checks every value. The error is one line naming the option as
+  /// `name=value` and what is allowed ("trials=0 is out of range: at least
+  /// 1", "strategy 'dgd': unknown option 'windw' (options: ...)").
+  llvm::Error verify() const;
+
+  /// verify(), then spells out the defaults: canonical strategy, cost-model
+  /// and feature specs, and the strategy's measures per round when 0.
+  llvm::Error resolve();
+
+  /// The options as a JSON object (keys as in fromJSON).
+  llvm::json::Object toJSON() const;
+
+  /// Reads options written by toJSON(); keys left out keep their defaults,
+  /// unknown keys and values of the wrong type are errors.
+  static llvm::Expected<TuneOptions> fromJSON(const llvm::json::Value &value);
+};
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_TUNING_TUNER_TUNEOPTIONS_H

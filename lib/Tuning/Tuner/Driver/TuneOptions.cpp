@@ -1,0 +1,174 @@
+//===- TuneOptions.cpp - Every knob of a tuning run -----------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Tuner/TuneOptions.h"
+#include "tessel/Tuning/Tuner/StrategyRegistry.h"
+#include "tessel/Tuning/Tuner/TaskScheduler.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstdio>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+/// "name=value is out of range: allowed".
+static llvm::Error outOfRange(llvm::StringRef name, double value,
+                              llvm::StringRef allowed) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return llvm::createStringError(
+      llvm::formatv("{0}={1} is out of range: {2}", name, text, allowed));
+}
+
+llvm::Error TuneOptions::verify() const {
+  llvm::StringRef device = measure;
+  if (measure != "cuda" && (!device.consume_front("sim:") || device.empty()))
+    return llvm::createStringError("measure=" + measure +
+                                   " is not cuda or sim:<device>");
+  if (simFidelity != "compiled" && simFidelity != "analytic")
+    return llvm::createStringError("sim-fidelity=" + simFidelity +
+                                   " is not one of: compiled, analytic");
+  bool simulated = measure != "cuda";
+  if (simFidelity == "analytic" && !simulated)
+    return llvm::createStringError(
+        "sim-fidelity=analytic needs a sim:<device> measurer");
+  if (!(simNoise >= 0))
+    return outOfRange("sim-noise", simNoise, "at least 0");
+  if (!(simTrialSeconds >= 0))
+    return outOfRange("sim-trial-seconds", simTrialSeconds, "at least 0");
+  if (simTrialSeconds > 0 && simFidelity != "analytic")
+    return llvm::createStringError(
+        "sim-trial-seconds needs sim-fidelity=analytic");
+  if (trials < 1)
+    return outOfRange("trials", trials, "at least 1");
+  if (measuresPerRound < 0)
+    return outOfRange("measures-per-round", measuresPerRound,
+                      "at least 1 (0: the strategy's default)");
+  if (!(timeLimit >= 0))
+    return outOfRange("time-limit", timeLimit, "at least 0 (0: no limit)");
+  if (!parseTaskSchedulerKind(scheduler))
+    return llvm::createStringError("scheduler=" + scheduler +
+                                   " is not one of: gradient, round-robin");
+  if (jobs < 0)
+    return outOfRange("jobs", jobs, "at least 0 (0: all cores)");
+  auto specs = resolveStrategySpecs(strategy, costModel, features);
+  if (!specs)
+    return specs.takeError();
+  return llvm::Error::success();
+}
+
+llvm::Error TuneOptions::resolve() {
+  if (llvm::Error error = verify())
+    return error;
+  auto specs =
+      llvm::cantFail(resolveStrategySpecs(strategy, costModel, features));
+  strategy = specs.strategy;
+  costModel = specs.costModel;
+  features = specs.features;
+  if (measuresPerRound == 0)
+    measuresPerRound = specs.info->defaultMeasuresPerRound;
+  return llvm::Error::success();
+}
+
+llvm::json::Object TuneOptions::toJSON() const {
+  return llvm::json::Object{
+      {"measure", measure},
+      {"sim_fidelity", simFidelity},
+      {"sim_noise", simNoise},
+      {"sim_trial_seconds", simTrialSeconds},
+      {"trials", trials},
+      {"measures_per_round", measuresPerRound},
+      {"time_limit", timeLimit},
+      {"seed", static_cast<int64_t>(seed)},
+      {"scheduler", scheduler},
+      {"strategy", strategy},
+      {"cost_model", costModel},
+      {"features", features},
+      {"resume", resume},
+      {"jobs", jobs},
+      {"cuda_path", cudaPath},
+  };
+}
+
+llvm::Expected<TuneOptions>
+TuneOptions::fromJSON(const llvm::json::Value &value) {
+  const llvm::json::Object *object = value.getAsObject();
+  if (!object)
+    return llvm::createStringError("tuning options: not a JSON object");
+  TuneOptions options;
+  auto wrongType = [](llvm::StringRef key, llvm::StringRef type) {
+    return llvm::createStringError("tuning options: '" + key + "' is not " +
+                                   type);
+  };
+  for (const auto &[key, field] : *object) {
+    llvm::StringRef name = key;
+    auto readString = [&](std::string &out) -> llvm::Error {
+      if (std::optional<llvm::StringRef> s = field.getAsString()) {
+        out = s->str();
+        return llvm::Error::success();
+      }
+      return wrongType(name, "a string");
+    };
+    auto readNumber = [&](double &out) -> llvm::Error {
+      if (std::optional<double> d = field.getAsNumber()) {
+        out = *d;
+        return llvm::Error::success();
+      }
+      return wrongType(name, "a number");
+    };
+    auto readInt = [&](int64_t &out) -> llvm::Error {
+      if (std::optional<int64_t> i = field.getAsInteger()) {
+        out = *i;
+        return llvm::Error::success();
+      }
+      return wrongType(name, "an integer");
+    };
+    llvm::Error error = llvm::Error::success();
+    int64_t seed = 0;
+    if (name == "measure")
+      error = readString(options.measure);
+    else if (name == "sim_fidelity")
+      error = readString(options.simFidelity);
+    else if (name == "sim_noise")
+      error = readNumber(options.simNoise);
+    else if (name == "sim_trial_seconds")
+      error = readNumber(options.simTrialSeconds);
+    else if (name == "trials")
+      error = readInt(options.trials);
+    else if (name == "measures_per_round")
+      error = readInt(options.measuresPerRound);
+    else if (name == "time_limit")
+      error = readNumber(options.timeLimit);
+    else if (name == "seed") {
+      error = readInt(seed);
+      options.seed = static_cast<uint64_t>(seed);
+    } else if (name == "scheduler")
+      error = readString(options.scheduler);
+    else if (name == "strategy")
+      error = readString(options.strategy);
+    else if (name == "cost_model")
+      error = readString(options.costModel);
+    else if (name == "features")
+      error = readString(options.features);
+    else if (name == "resume") {
+      if (std::optional<bool> b = field.getAsBoolean())
+        options.resume = *b;
+      else
+        error = wrongType(name, "a boolean");
+    } else if (name == "jobs")
+      error = readInt(options.jobs);
+    else if (name == "cuda_path")
+      error = readString(options.cudaPath);
+    else
+      error = llvm::createStringError("tuning options: unknown key '" + name +
+                                      "'");
+    if (error)
+      return std::move(error);
+  }
+  return options;
+}

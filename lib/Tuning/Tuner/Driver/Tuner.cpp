@@ -1,0 +1,611 @@
+//===- Tuner.cpp - Tune the kernels of a model ----------------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Tuner/Tuner.h"
+
+#include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
+#include "tessel/Tuning/Measure/MeasurerFactory.h"
+#include "tessel/Tuning/Measure/Reference.h"
+#include "tessel/Tuning/Records/RecordsDatabase.h"
+#include "tessel/Tuning/Tuner/CandidateBuilder.h"
+#include "tessel/Tuning/Tuner/StrategyRegistry.h"
+#include "tessel/Tuning/Tuner/TaskScheduler.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+#include <limits>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+/// One task being tuned.
+struct TaskRun {
+  TaskSearchState state;
+  int64_t taskId = 0;
+  std::shared_ptr<const ReferenceData> reference;
+  TaskResult result;
+
+  double bestLatency() const {
+    const Trial *best = state.getBest();
+    return best ? best->result.timing.medianUs
+                : std::numeric_limits<double>::infinity();
+  }
+};
+
+/// A run in progress: the parts of tune() that outlive one step.
+class Tuner {
+public:
+  Tuner(const TuneOptions &options, RecordsDatabase &db,
+        const TuneCallbacks &callbacks)
+      : options(options), db(db), callbacks(callbacks) {}
+
+  llvm::Expected<TuneResult> run(ModuleOp model,
+                                 const TuneEnvironment &environment);
+
+private:
+  void note(const llvm::Twine &text) {
+    if (callbacks.onNote)
+      callbacks.onNote(text.str());
+  }
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         started)
+               .count() +
+           chargedSeconds;
+  }
+  llvm::Error setUp(ModuleOp model, const TuneEnvironment &environment);
+  llvm::Error addTasks();
+  /// Builds, measures and records `candidates` of task `index`; counted
+  /// trials get numbers.
+  std::vector<Trial> measureBatch(size_t index,
+                                  ArrayRef<Candidate> candidates,
+                                  bool countTrials);
+  /// Restores earlier measurements of the same target (resume).
+  llvm::Error restore();
+  /// Measures each task's default schedule once: the speedups' baseline.
+  void measureDefaults();
+  /// Rounds until the budget or the time is spent, or every task is
+  /// exhausted.
+  void search();
+  void observe(TaskRun &run, ArrayRef<Trial> trials);
+
+  TuneOptions options;
+  RecordsDatabase &db;
+  const TuneCallbacks &callbacks;
+  TuneResult result;
+
+  std::unique_ptr<Measurer> ownedMeasurer;
+  Measurer *measurer = nullptr;
+  DeviceDescription device;
+  std::unique_ptr<CandidateBuilder> ownedBuilder;
+  CandidateBuilder *builder = nullptr;
+  std::unique_ptr<SearchStrategy> strategy;
+  std::vector<TaskRun> runs;
+
+  std::chrono::steady_clock::time_point started =
+      std::chrono::steady_clock::now();
+  /// Seconds of the virtual clock charged so far (simTrialSeconds).
+  double chargedSeconds = 0;
+};
+} // namespace
+
+llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
+  if (environment.measurer) {
+    if (!environment.device)
+      return llvm::createStringError(
+          "a caller's measurer needs the caller's device description");
+    measurer = environment.measurer;
+    device = *environment.device;
+  } else {
+    MeasurerOptions measurerOptions;
+    measurerOptions.seed = options.seed;
+    measurerOptions.simNoise = options.simNoise;
+    auto created = createMeasurer(options.measure, measurerOptions);
+    if (!created)
+      return created.takeError();
+    if (!created->device)
+      return llvm::createStringError(created->deviceError);
+    ownedMeasurer = std::move(created->measurer);
+    measurer = ownedMeasurer.get();
+    device = environment.device ? *environment.device : *created->device;
+  }
+  bool analytic = options.simFidelity == "analytic";
+  if (analytic && !measurer->isSimulated())
+    return llvm::createStringError(
+        "sim-fidelity=analytic needs a sim:<device> measurer");
+  // The target of the records: analytic timings are another model than
+  // compiled ones, so they never mix on resume or apply-tuned.
+  result.target = measurer->name() + (analytic ? ":analytic" : "");
+  result.simulated = measurer->isSimulated();
+  result.chip = device.chip;
+  note("measuring on " + result.target +
+       (result.simulated
+            ? " (SIMULATED: a model of the GPU, not a measurement)"
+            : ""));
+
+  auto specs = resolveStrategySpecs(options.strategy, options.costModel,
+                                    options.features);
+  if (!specs)
+    return specs.takeError();
+  auto created = createStrategy(*specs, device, options.seed);
+  if (!created)
+    return created.takeError();
+  strategy = std::move(*created);
+
+  if (environment.builder) {
+    builder = environment.builder;
+  } else {
+    unsigned threads =
+        options.jobs > 0 ? static_cast<unsigned>(options.jobs)
+                         : std::max(1u, std::thread::hardware_concurrency());
+    ownedBuilder =
+        analytic ? createAnalyticBuilder()
+                 : createCompilingBuilder(
+                       model->getContext()->getDialectRegistry(), device.chip,
+                       options.cudaPath, threads);
+    builder = ownedBuilder.get();
+  }
+  result.compiled = builder->compiles();
+
+  RunInfo runInfo;
+  runInfo.strategy = specs->info->name;
+  runInfo.seed = options.seed;
+  runInfo.measurer = result.target;
+  runInfo.simulated = result.simulated;
+  runInfo.deviceJson = device.toJSON();
+  llvm::raw_string_ostream optionsJson(runInfo.optionsJson);
+  runInfo.optionsJson.clear();
+  optionsJson << llvm::json::Value(options.toJSON());
+  runInfo.modelSource = environment.modelSource;
+  if (runInfo.modelSource.empty()) {
+    llvm::raw_string_ostream os(runInfo.modelSource);
+    model.print(os);
+  }
+  runInfo.tesselVersion = "0.1";
+  auto runId = db.beginRun(runInfo);
+  if (!runId)
+    return runId.takeError();
+  result.runId = *runId;
+  return llvm::Error::success();
+}
+
+llvm::Error Tuner::addTasks() {
+  bool verify = !measurer->isSimulated() && builder->compiles();
+  runs.resize(result.tasks.size());
+  for (auto [index, task] : llvm::enumerate(result.tasks)) {
+    TaskRun &run = runs[index];
+    run.state = TaskSearchState::create(task, device,
+                                        options.seed * 1000003 + index);
+    auto taskId = db.getOrAddTask(task.workloadKey, task.opKind, task.flops,
+                                  task.weight, task.describe());
+    if (!taskId)
+      return taskId.takeError();
+    run.taskId = *taskId;
+    if (verify) {
+      auto reference =
+          computeReference(*task.module, kTaskFunctionName, options.seed);
+      if (!reference)
+        return llvm::createStringError("task " + task.describe() + ": " +
+                                       llvm::toString(reference.takeError()));
+      run.reference = std::make_shared<ReferenceData>(std::move(*reference));
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// The printed form of `attr`.
+static std::string print(Attribute attr) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << attr;
+  return text;
+}
+
+/// Reports a database error without stopping the run.
+static void warn(llvm::Error error, const TuneCallbacks &callbacks) {
+  std::string message = llvm::toString(std::move(error));
+  if (callbacks.onNote)
+    callbacks.onNote("error: " + message);
+}
+
+std::vector<Trial> Tuner::measureBatch(size_t index,
+                                       ArrayRef<Candidate> candidates,
+                                       bool countTrials) {
+  TaskRun &run = runs[index];
+  std::vector<Trial> out(candidates.size());
+  std::vector<MeasureCandidate> toMeasure;
+  std::vector<size_t> measuredIndex;
+  std::vector<BuiltCandidate> built =
+      builder->build(run.state, candidates, run.reference);
+  for (auto [i, b] : llvm::enumerate(built)) {
+    out[i].candidate = candidates[i];
+    if (!b.candidate) {
+      out[i].result.key = candidates[i].getKey();
+      out[i].result.status = MeasureStatus::CompileError;
+      out[i].result.message = std::move(b.error);
+      out[i].result.simulated = measurer->isSimulated();
+      continue;
+    }
+    toMeasure.push_back(std::move(*b.candidate));
+    measuredIndex.push_back(i);
+  }
+  std::vector<MeasureResult> measured = measurer->measure(toMeasure);
+  for (auto [i, r] : llvm::enumerate(measured))
+    out[measuredIndex[i]].result = std::move(r);
+  for (Trial &trial : out) {
+    trial.result.device = result.target;
+    chargedSeconds += options.simTrialSeconds;
+    if (trial.result.isOk() && trial.result.timing.medianUs > 0)
+      trial.gflops =
+          run.state.task->flops / trial.result.timing.medianUs / 1e3;
+    int64_t number = countTrials ? ++result.trials : 0;
+    auto sketchId = db.getOrAddSketch(run.taskId, print(trial.candidate.sketch));
+    if (!sketchId) {
+      warn(sketchId.takeError(), callbacks);
+      continue;
+    }
+    auto configId = db.getOrAddConfig(*sketchId, print(trial.candidate.config));
+    if (!configId) {
+      warn(configId.takeError(), callbacks);
+      continue;
+    }
+    if (auto added = db.addMeasurement(result.runId, *configId, trial.result,
+                                       number, elapsed());
+        !added)
+      warn(added.takeError(), callbacks);
+    if (callbacks.onTrial)
+      callbacks.onTrial(TrialEvent{index, trial, number});
+  }
+  return out;
+}
+
+void Tuner::observe(TaskRun &run, ArrayRef<Trial> trials) {
+  if (llvm::Error error = strategy->observe(run.state, trials))
+    llvm::consumeError(std::move(error));
+}
+
+llvm::Error Tuner::restore() {
+  MLIRContext *context = result.tasks.front().module->getContext();
+  for (TaskRun &run : runs) {
+    auto records = db.getMeasurements(run.taskId, result.target);
+    if (!records)
+      return records.takeError();
+    std::vector<Trial> restored;
+    for (const MeasurementRecord &record : *records) {
+      auto sketch = dyn_cast_or_null<SketchAttr>(
+          parseAttribute(record.sketch, context));
+      auto config = dyn_cast_or_null<ConfigAttr>(
+          parseAttribute(record.config, context));
+      if (!sketch || !config)
+        continue;
+      Trial trial;
+      trial.candidate.sketch = sketch;
+      trial.candidate.config = config;
+      for (auto [index, space] : llvm::enumerate(run.state.spaces))
+        if (space.getSketch() == sketch)
+          trial.candidate.space = index;
+      trial.result.status = record.status;
+      trial.result.timing = record.timing;
+      if (trial.result.isOk() && record.timing.medianUs > 0)
+        trial.gflops = run.state.task->flops / record.timing.medianUs / 1e3;
+      if (record.trial > 0)
+        ++result.trials;
+      run.state.record(trial);
+      restored.push_back(trial);
+    }
+    if (!restored.empty())
+      observe(run, restored);
+  }
+  note(llvm::formatv("resumed {0} measured trials from {1}", result.trials,
+                     db.getPath()));
+  return llvm::Error::success();
+}
+
+void Tuner::measureDefaults() {
+  for (auto [index, run] : llvm::enumerate(runs)) {
+    std::optional<Candidate> fallback = getDefaultCandidate(*run.state.task);
+    if (!fallback)
+      continue;
+    for (auto [i, space] : llvm::enumerate(run.state.spaces))
+      if (space.getSketch() == fallback->sketch)
+        fallback->space = i;
+    // Measured before (a resumed run): never twice.
+    auto key = fallback->getId();
+    for (const Trial &trial : run.state.trials)
+      if (trial.candidate.getId() == key && trial.result.isOk())
+        run.result.defaultLatencyUs = trial.result.timing.medianUs;
+    if (run.state.seen.contains(key))
+      continue;
+    std::vector<Trial> baseline = measureBatch(index, *fallback, false);
+    for (Trial &trial : baseline) {
+      if (trial.result.isOk())
+        run.result.defaultLatencyUs = trial.result.timing.medianUs;
+      run.state.record(trial);
+    }
+    observe(run, baseline);
+  }
+}
+
+void Tuner::search() {
+  std::vector<SchedulerTask> schedulerTasks;
+  for (const TuningTask &task : result.tasks)
+    schedulerTasks.push_back(
+        {static_cast<double>(task.weight), task.flops, task.opKind});
+  TaskSchedulerOptions schedulerOptions;
+  schedulerOptions.kind = *parseTaskSchedulerKind(options.scheduler);
+  schedulerOptions.seed = options.seed;
+  TaskScheduler scheduler(schedulerTasks, schedulerOptions);
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (!runs[i].state.trials.empty())
+      scheduler.update(i, runs[i].bestLatency());
+
+  std::vector<bool> exhausted(runs.size(), false);
+  while (result.trials < options.trials &&
+         (options.timeLimit <= 0 || elapsed() < options.timeLimit)) {
+    size_t index = scheduler.next();
+    // An exhausted task gets no more rounds: the next live one takes it.
+    for (size_t i = 0; i < runs.size() && exhausted[index]; ++i)
+      index = (index + 1) % runs.size();
+    if (exhausted[index])
+      break;
+    TaskRun &run = runs[index];
+    int count = static_cast<int>(std::min<int64_t>(
+        options.measuresPerRound, options.trials - result.trials));
+    auto searchStart = std::chrono::steady_clock::now();
+    std::vector<Candidate> batch = strategy->propose(run.state, count);
+    result.searchSeconds += std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - searchStart)
+                                .count();
+    if (batch.empty()) {
+      // The task is exhausted (its space, or the strategy's own budget). A
+      // strategy may return fewer candidates than asked for (dgd proposes
+      // one window at a time); that is not an end.
+      exhausted[index] = true;
+      scheduler.update(index, run.bestLatency());
+      continue;
+    }
+    auto measureStart = std::chrono::steady_clock::now();
+    std::vector<Trial> trials = measureBatch(index, batch, true);
+    result.compileMeasureSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      measureStart)
+            .count();
+    double before = run.bestLatency();
+    for (Trial &trial : trials)
+      run.state.record(trial);
+    observe(run, trials);
+    const Trial *best = run.state.getBest();
+    if (best && (run.bestLatency() < before || run.result.curve.empty()))
+      run.result.curve.push_back({result.trials, elapsed(), best->gflops});
+    scheduler.update(index, run.bestLatency());
+    if (callbacks.onRound)
+      callbacks.onRound(TuneProgress{index, runs.size(), result.trials,
+                                     options.trials,
+                                     best ? best->gflops : 0.0, elapsed(),
+                                     result.simulated});
+  }
+}
+
+llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
+                                      const TuneEnvironment &environment) {
+  if (llvm::Error error = options.resolve())
+    return std::move(error);
+  result.options = options;
+  auto tasks = extractTasks(model, model->getContext());
+  if (!tasks)
+    return tasks.takeError();
+  if (tasks->empty())
+    return llvm::createStringError("the model has no tunable op");
+  result.tasks = std::move(*tasks);
+  if (llvm::Error error = setUp(model, environment))
+    return std::move(error);
+  if (llvm::Error error = addTasks())
+    return std::move(error);
+  if (options.resume)
+    if (llvm::Error error = restore())
+      return std::move(error);
+  measureDefaults();
+  search();
+
+  for (TaskRun &run : runs) {
+    if (const Trial *best = run.state.getBest())
+      run.result.best = *best;
+    run.result.trials = run.state.trials.size();
+    result.results.push_back(std::move(run.result));
+  }
+  result.elapsedSeconds = elapsed();
+  result.virtualSeconds = chargedSeconds;
+  result.compiledCount = builder->getCompiledCount();
+  return std::move(result);
+}
+
+llvm::Expected<TuneResult> tessel::tune(ModuleOp model,
+                                        const TuneOptions &options,
+                                        RecordsDatabase &db,
+                                        const TuneCallbacks &callbacks,
+                                        const TuneEnvironment &environment) {
+  Tuner tuner(options, db, callbacks);
+  return tuner.run(model, environment);
+}
+
+void TuneResult::printSummary(llvm::raw_ostream &os) const {
+  os << llvm::formatv(
+      "{0,4} {1,6} {2,12} {3,10} {4,7} {5,8}  {6}\n", "task", "weight",
+      "latency us", "GFLOP/s", "trials", "speedup", "kernel");
+  for (auto [index, task, r] : llvm::enumerate(tasks, results)) {
+    double latency = r.best ? r.best->result.timing.medianUs : 0;
+    os << llvm::formatv(
+        "{0,4} {1,6} {2,12:F2} {3,10:F1} {4,7} {5,8:F2}  {6}\n", index,
+        task.weight, latency, r.best ? r.best->gflops : 0.0, r.trials,
+        r.best && r.defaultLatencyUs > 0 ? r.defaultLatencyUs / latency : 0.0,
+        task.describe());
+  }
+  std::string built =
+      compiled
+          ? llvm::formatv("{0} compiled", compiledCount).str()
+          : llvm::formatv("analytic, none compiled; virtual clock {0:F1} s",
+                          virtualSeconds)
+                .str();
+  os << llvm::formatv(
+      "{0} trials in {1:F1} s on {2}{3}; search {4:F1} s, compile+measure "
+      "{5:F1} s ({6})\n",
+      trials, elapsedSeconds, target,
+      simulated ? " (simulated)" : "", searchSeconds,
+      compileMeasureSeconds, built);
+}
+
+llvm::json::Object TuneResult::toJSON(llvm::StringRef model) const {
+  llvm::json::Array taskReports;
+  for (auto [task, taskResult] : llvm::zip(tasks, results)) {
+    const std::optional<Trial> &best = taskResult.best;
+    llvm::json::Array curve;
+    for (const TaskResult::CurvePoint &point : taskResult.curve)
+      curve.push_back(llvm::json::Object{{"trial", point.trial},
+                                         {"elapsed_s", point.elapsedSeconds},
+                                         {"best_gflops", point.bestGflops}});
+    llvm::json::Object report{
+        {"key", task.workloadKey},
+        {"description", task.describe()},
+        {"weight", task.weight},
+        {"flops", task.flops},
+        {"trials", taskResult.trials},
+        {"best_latency_us",
+         best ? llvm::json::Value(best->result.timing.medianUs) : nullptr},
+        {"best_gflops", best ? llvm::json::Value(best->gflops) : nullptr},
+        {"default_latency_us", taskResult.defaultLatencyUs > 0
+                                   ? llvm::json::Value(
+                                         taskResult.defaultLatencyUs)
+                                   : nullptr},
+        {"curve", std::move(curve)}};
+    if (best)
+      report["best_sketch"] = best->candidate.getKey();
+    taskReports.push_back(std::move(report));
+  }
+  return llvm::json::Object{
+      {"tessel_tune_report_version", 2},
+      {"model", model},
+      {"run_id", runId},
+      {"measurer", target},
+      {"sim_fidelity", simulated ? options.simFidelity : std::string()},
+      {"sim_trial_seconds", options.simTrialSeconds},
+      {"simulated", simulated},
+      {"strategy", splitSpec(options.strategy).first},
+      {"seed", static_cast<int64_t>(options.seed)},
+      {"options", options.toJSON()},
+      {"trials", trials},
+      {"elapsed_s", elapsedSeconds},
+      {"search_s", searchSeconds},
+      {"compile_measure_s", compileMeasureSeconds},
+      {"tasks", std::move(taskReports)}};
+}
+
+llvm::Error tessel::emitTunedModel(ModuleOp model, TuneResult &result,
+                                   llvm::StringRef dbPath,
+                                   llvm::StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError("cannot create '" + dir + "': " +
+                                   ec.message());
+  auto write = [&](llvm::StringRef name, ModuleOp module) -> llvm::Error {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name);
+    std::string error;
+    auto output = openOutputFile(path, &error);
+    if (!output)
+      return llvm::createStringError(error);
+    module.print(output->os());
+    output->keep();
+    return llvm::Error::success();
+  };
+  MLIRContext *context = model->getContext();
+  // Per task: the best schedule as an upstream transform script that stock
+  // mlir-opt --transform-interpreter replays.
+  for (auto [index, task, taskResult] :
+       llvm::enumerate(result.tasks, result.results)) {
+    if (!taskResult.best)
+      continue;
+    OwningOpRef<ModuleOp> module =
+        applySchedule(task, taskResult.best->candidate.sketch,
+                      taskResult.best->candidate.config);
+    PassManager pm(context);
+    pm.addPass(createTesselEmitTransformScript());
+    if (failed(pm.run(*module)))
+      return llvm::createStringError("cannot emit the schedule of task " +
+                                     std::to_string(index));
+    if (llvm::Error error =
+            write(llvm::formatv("task{0}.transform.mlir", index).str(),
+                  *module))
+      return error;
+  }
+  // The model with the best records applied, compiled.
+  OwningOpRef<ModuleOp> compiled(cast<ModuleOp>(model->clone()));
+  PassManager pm(context);
+  pm.addPass(createTesselApplyTunedPass(dbPath.str(), result.target));
+  const std::string &cudaPath = result.options.cudaPath;
+  auto pipeline = TesselToCudaOptions::createFromString(
+      "chip=" + result.chip + " format=bin" +
+      (cudaPath.empty() ? std::string() : " cuda-path=" + cudaPath));
+  // The remarks of apply-tuned (one per op) are not news here.
+  ScopedDiagnosticHandler silenceRemarks(context, [](Diagnostic &d) {
+    return success(d.getSeverity() == DiagnosticSeverity::Remark);
+  });
+  if (!pipeline || failed(buildTesselToCudaPipeline(pm, *pipeline)) ||
+      failed(pm.run(*compiled)))
+    return llvm::createStringError("cannot compile the tuned model into '" +
+                                   dir + "'");
+  return write("model.cubin.mlir", *compiled);
+}
+
+llvm::Expected<TuneResult> tessel::rerun(MLIRContext *context,
+                                         RecordsDatabase &db, int64_t runId,
+                                         const TuneCallbacks &callbacks) {
+  auto run = db.getRun(runId);
+  if (!run)
+    return run.takeError();
+  auto json = llvm::json::parse(run->optionsJson);
+  if (!json)
+    return llvm::createStringError(
+        llvm::formatv("run {0}: its options are not JSON: {1}", runId,
+                      llvm::toString(json.takeError())));
+  auto options = TuneOptions::fromJSON(*json);
+  if (!options)
+    return llvm::createStringError(
+        llvm::formatv("run {0} cannot be repeated (recorded before its "
+                      "options were stored in full?): {1}",
+                      runId, llvm::toString(options.takeError())));
+  if (run->modelSource.empty())
+    return llvm::createStringError(llvm::formatv(
+        "run {0} has no stored model (recorded before schema version 2)",
+        runId));
+  options->resume = false;
+  std::string diagnostics;
+  OwningOpRef<ModuleOp> model;
+  {
+    ScopedDiagnosticHandler capture(context, [&](Diagnostic &d) {
+      if (diagnostics.empty())
+        diagnostics = d.str();
+      return success();
+    });
+    model = parseSourceString<ModuleOp>(run->modelSource, context);
+  }
+  if (!model)
+    return llvm::createStringError(llvm::formatv(
+        "run {0}: its stored model does not parse: {1}", runId, diagnostics));
+  TuneEnvironment environment;
+  environment.modelSource = run->modelSource;
+  return tune(*model, *options, db, callbacks, environment);
+}

@@ -1,0 +1,98 @@
+//===- TuneOptionsTest.cpp - Validation and JSON of TuneOptions -----------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Tuner/TuneOptions.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+std::string verifyError(const TuneOptions &options) {
+  llvm::Error error = options.verify();
+  return error ? llvm::toString(std::move(error)) : "";
+}
+
+TEST(TuneOptionsTest, DefaultsAreValid) {
+  EXPECT_EQ(verifyError(TuneOptions()), "");
+}
+
+TEST(TuneOptionsTest, ErrorsNameTheOption) {
+  TuneOptions options;
+  options.trials = 0;
+  EXPECT_EQ(verifyError(options), "trials=0 is out of range: at least 1");
+  options = TuneOptions();
+  options.measure = "gpu";
+  EXPECT_EQ(verifyError(options), "measure=gpu is not cuda or sim:<device>");
+  options = TuneOptions();
+  options.measure = "cuda";
+  options.simFidelity = "analytic";
+  EXPECT_EQ(verifyError(options),
+            "sim-fidelity=analytic needs a sim:<device> measurer");
+  options = TuneOptions();
+  options.scheduler = "fifo";
+  EXPECT_EQ(verifyError(options),
+            "scheduler=fifo is not one of: gradient, round-robin");
+  options = TuneOptions();
+  options.timeLimit = -1;
+  EXPECT_EQ(verifyError(options),
+            "time-limit=-1 is out of range: at least 0 (0: no limit)");
+  options = TuneOptions();
+  options.strategy = "evolutionary epsilon-greedy=1.5";
+  EXPECT_EQ(verifyError(options), "strategy 'evolutionary': "
+                                  "epsilon-greedy=1.5 is out of range: 0 to 1");
+}
+
+TEST(TuneOptionsTest, ResolveSpellsOutTheDefaults) {
+  TuneOptions options;
+  options.strategy = "psa target-size=64";
+  ASSERT_FALSE(static_cast<bool>(options.resolve()));
+  EXPECT_EQ(options.measuresPerRound, 10);
+  EXPECT_EQ(options.features, "pruner");
+  EXPECT_NE(options.strategy.find("target-size=64"), std::string::npos);
+  EXPECT_NE(options.costModel.find("objective=auto"), std::string::npos);
+}
+
+TEST(TuneOptionsTest, JsonRoundTrips) {
+  TuneOptions options;
+  options.measure = "sim:a100";
+  options.simFidelity = "analytic";
+  options.simNoise = 0.125;
+  options.simTrialSeconds = 1.5;
+  options.trials = 77;
+  options.measuresPerRound = 9;
+  options.timeLimit = 30;
+  options.seed = 12345;
+  options.scheduler = "round-robin";
+  options.strategy = "dgd window=2";
+  options.costModel = "random";
+  options.features = "af";
+  options.resume = true;
+  options.jobs = 3;
+  options.cudaPath = "/opt/cuda";
+  auto back = TuneOptions::fromJSON(llvm::json::Value(options.toJSON()));
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(llvm::json::Value(back->toJSON()),
+            llvm::json::Value(options.toJSON()));
+  EXPECT_EQ(back->seed, 12345u);
+  EXPECT_EQ(back->strategy, "dgd window=2");
+  EXPECT_EQ(back->simNoise, 0.125);
+}
+
+TEST(TuneOptionsTest, JsonErrorsNameTheKey) {
+  auto unknown = TuneOptions::fromJSON(llvm::json::Object{{"trails", 5}});
+  ASSERT_FALSE(static_cast<bool>(unknown));
+  EXPECT_EQ(llvm::toString(unknown.takeError()),
+            "tuning options: unknown key 'trails'");
+  auto wrong = TuneOptions::fromJSON(llvm::json::Object{{"trials", "many"}});
+  ASSERT_FALSE(static_cast<bool>(wrong));
+  EXPECT_EQ(llvm::toString(wrong.takeError()),
+            "tuning options: 'trials' is not an integer");
+}
+
+} // namespace
