@@ -23,10 +23,10 @@ TEST(RecordsDatabaseTest, CreatesVersionedWalSchema) {
     EXPECT_FALSE(db->isReadOnly());
   }
   EXPECT_EQ(queryRawInt(path, "PRAGMA application_id"), 0x54534C52);
-  EXPECT_EQ(queryRawInt(path, "PRAGMA user_version"), 1);
+  EXPECT_EQ(queryRawInt(path, "PRAGMA user_version"), 2);
   EXPECT_EQ(queryRawInt(path, "SELECT CAST(value AS INTEGER) FROM meta "
                               "WHERE key = 'schema_version'"),
-            1);
+            2);
   // WAL mode is persistent: it is recorded in the file header.
   EXPECT_EQ(queryRawInt(path, "SELECT journal_mode = 'wal' FROM "
                               "pragma_journal_mode"),
@@ -46,6 +46,7 @@ TEST(RecordsDatabaseTest, RoundTripsEverything) {
   std::string path = dir.path("records.db");
   RunInfo run = makeRun();
   run.seed = 0xFFFFFFFFFFFFFFF0ull;
+  run.modelSource = "func.func @mm(%a: tensor<1024x1024xf32>) {\n}\n";
   int64_t runId = 0, taskId = 0, sketchId = 0, configId = 0, failedId = 0;
   MeasureResult ok = makeResult(MeasureStatus::Ok, 12.5);
   ok.message = "note: \"quoted\"\nsecond line, \xC3\xA9";
@@ -83,6 +84,7 @@ TEST(RecordsDatabaseTest, RoundTripsEverything) {
     EXPECT_EQ(runs[0].deviceJson, run.deviceJson);
     EXPECT_EQ(runs[0].optionsJson, run.optionsJson);
     EXPECT_EQ(runs[0].tesselVersion, run.tesselVersion);
+    EXPECT_EQ(runs[0].modelSource, run.modelSource);
 
     std::vector<TaskInfo> tasks = get(db->getTasks());
     ASSERT_EQ(tasks.size(), 1u);
@@ -140,6 +142,63 @@ TEST(RecordsDatabaseTest, RoundTripsEverything) {
             1);
 }
 
+TEST(RecordsDatabaseTest, ModelSourceRoundTrips) {
+  TempDir dir;
+  std::string path = dir.path("records.db");
+  // No model, a small one, and a large one with awkward text.
+  std::vector<std::string> sources = {"", "module {}\n", ""};
+  for (int i = 0; i < 20000; ++i)
+    sources[2] += "  %" + std::to_string(i) +
+                  " = arith.constant 1.0 : f32 // \"\xC3\xA9\"\t'\n";
+  std::vector<int64_t> ids;
+  {
+    auto db = openOrFail(path);
+    ASSERT_TRUE(db);
+    for (size_t i = 0; i < sources.size(); ++i) {
+      RunInfo run = makeRun(1700000000.0 + i);
+      run.modelSource = sources[i];
+      ids.push_back(get(db->beginRun(run)));
+    }
+  }
+  for (OpenMode mode : {OpenMode::OpenExisting, OpenMode::ReadOnly}) {
+    auto db = openOrFail(path, mode);
+    ASSERT_TRUE(db);
+    std::vector<RunInfo> runs = get(db->getRuns());
+    ASSERT_EQ(runs.size(), sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+      EXPECT_EQ(runs[i].id, ids[i]);
+      // (Not EXPECT_EQ: a failure would print the whole large source.)
+      EXPECT_TRUE(runs[i].modelSource == sources[i]) << i;
+      RunInfo run = get(db->getRun(ids[i]));
+      EXPECT_EQ(run.id, ids[i]);
+      EXPECT_EQ(run.startedAt, 1700000000.0 + i);
+      EXPECT_EQ(run.strategy, "evolutionary");
+      EXPECT_EQ(run.seed, 42u);
+      EXPECT_EQ(run.tesselVersion, "0.1.0");
+      EXPECT_TRUE(run.modelSource == sources[i]) << i;
+    }
+  }
+  EXPECT_EQ(queryRawInt(path, "SELECT length(model_source) FROM runs "
+                              "WHERE id = 2"),
+            10);
+  EXPECT_EQ(queryRawInt(path, "SELECT length(CAST(model_source AS BLOB)) "
+                              "FROM runs WHERE id = 3"),
+            static_cast<int64_t>(sources[2].size()));
+}
+
+TEST(RecordsDatabaseTest, GetRunOfAMissingRunFails) {
+  TempDir dir;
+  std::string path = dir.path("records.db");
+  auto db = openOrFail(path);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(errorMessage(db->getRun(1)), "no run 1 in '" + path + "'");
+  int64_t id = get(db->beginRun(makeRun()));
+  EXPECT_EQ(get(db->getRun(id)).id, id);
+  EXPECT_EQ(errorMessage(db->getRun(id + 1)),
+            "no run " + std::to_string(id + 1) + " in '" + path + "'");
+  EXPECT_EQ(errorMessage(db->getRun(-1)), "no run -1 in '" + path + "'");
+}
+
 TEST(RecordsDatabaseTest, ReadOnlyRefusesWrites) {
   TempDir dir;
   std::string path = dir.path("records.db");
@@ -149,9 +208,9 @@ TEST(RecordsDatabaseTest, ReadOnlyRefusesWrites) {
   ASSERT_TRUE(db);
   EXPECT_EQ(errorMessage(db->beginRun(makeRun())),
             path + ": INSERT INTO runs (started_at, strategy, seed, measurer, "
-                   "simulated, device_json, options_json, tessel_version) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8): attempt to write "
-                   "a readonly database");
+                   "simulated, device_json, options_json, tessel_version, "
+                   "model_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9): "
+                   "attempt to write a readonly database");
   EXPECT_TRUE(get(db->getRuns()).empty());
   db.reset();
   EXPECT_EQ(readBytes(path), before);

@@ -111,10 +111,10 @@ TEST(RecordsFilesTest, NewerSchemaVersion) {
   TempDir dir;
   std::string path = dir.path("future.db");
   ASSERT_TRUE(openOrFail(path));
-  execRaw(path, "UPDATE meta SET value = '2' WHERE key = 'schema_version';"
-                "PRAGMA user_version = 2;");
-  expectRefused(path, path + ": records database schema version 2 is newer "
-                             "than this Tessel supports (1)");
+  execRaw(path, "UPDATE meta SET value = '3' WHERE key = 'schema_version';"
+                "PRAGMA user_version = 3;");
+  expectRefused(path, path + ": records database schema version 3 is newer "
+                             "than this Tessel supports (2)");
 }
 
 TEST(RecordsFilesTest, TesselApplicationIdWithoutMeta) {

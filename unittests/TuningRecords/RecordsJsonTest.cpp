@@ -23,6 +23,7 @@ void populate(RecordsDatabase &db) {
   gpuRun.simulated = false;
   gpuRun.seed = 0xFFFFFFFFFFFFFFFFull;
   gpuRun.optionsJson = R"({"b": 1, "a": [1, 2]})";
+  gpuRun.modelSource = "func.func @mm() {\n  \"x\"\t\xE2\x9C\x93\n}\n";
   int64_t second = get(db.beginRun(gpuRun));
   int64_t mm = get(db.getOrAddTask("mm", "matmul", 2.0 * 1024 * 1024 * 1024, 2,
                                    "matmul \"1024\"\t\xE2\x9C\x93"));
@@ -77,12 +78,15 @@ TEST(RecordsJsonTest, ExportsOneSelfContainedObjectPerMeasurement) {
   EXPECT_EQ(object.getObject("task")->getString("workload_key"), "mm");
   EXPECT_EQ(object.getObject("run")->getNumber("started_at"), 1700000000.125);
   EXPECT_EQ(object.getObject("run")->getBoolean("simulated"), true);
+  EXPECT_EQ(object.getObject("run")->getString("model_source"), "");
 
   llvm::Expected<llvm::json::Value> gpu = llvm::json::parse(lines[1]);
   ASSERT_TRUE(bool(gpu)) << llvm::toString(gpu.takeError());
   EXPECT_EQ(gpu->getAsObject()->getBoolean("simulated"), false);
   EXPECT_EQ(gpu->getAsObject()->getObject("run")->getString("measurer"),
             "cuda:0");
+  EXPECT_EQ(gpu->getAsObject()->getObject("run")->getString("model_source"),
+            "func.func @mm() {\n  \"x\"\t\xE2\x9C\x93\n}\n");
 
   // Failed measurements have no timings.
   llvm::Expected<llvm::json::Value> failed = llvm::json::parse(lines[6]);
@@ -118,7 +122,10 @@ TEST(RecordsJsonTest, ExportImportRoundTrip) {
     EXPECT_EQ(runs[i].seed, sourceRuns[i].seed);
     EXPECT_EQ(runs[i].simulated, sourceRuns[i].simulated);
     EXPECT_EQ(runs[i].optionsJson, sourceRuns[i].optionsJson);
+    EXPECT_EQ(runs[i].modelSource, sourceRuns[i].modelSource);
   }
+  EXPECT_EQ(runs[1].modelSource,
+            "func.func @mm() {\n  \"x\"\t\xE2\x9C\x93\n}\n");
   std::vector<TaskInfo> tasks = get(copy->getTasks());
   ASSERT_EQ(tasks.size(), 2u);
   EXPECT_EQ(tasks[0].description, "matmul \"1024\"\t\xE2\x9C\x93");
@@ -162,6 +169,50 @@ TEST(RecordsJsonTest, ImportingTwiceAddsNothing) {
   EXPECT_EQ(queryRawInt(dir.path("copy.db"), "SELECT count(*) FROM runs"), 2);
   EXPECT_EQ(queryRawInt(dir.path("copy.db"), "SELECT count(*) FROM configs"),
             6);
+}
+
+TEST(RecordsJsonTest, ImportsExportsWithoutModelSource) {
+  TempDir dir;
+  auto source = openOrFail(dir.path("source.db"));
+  ASSERT_TRUE(source);
+  populate(*source);
+  std::string exported = exportAll(*source);
+
+  // Exports written before schema version 2 have no run.model_source.
+  std::string old;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(exported).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
+    ASSERT_TRUE(bool(value)) << llvm::toString(value.takeError());
+    ASSERT_TRUE(value->getAsObject()->getObject("run")->erase("model_source"));
+    llvm::raw_string_ostream(old) << *value << '\n';
+  }
+  ASSERT_EQ(old.find("model_source"), std::string::npos);
+
+  auto copy = openOrFail(dir.path("copy.db"));
+  ASSERT_TRUE(copy);
+  ImportSummary summary = get(copy->importJsonLines(old, "old.jsonl"));
+  EXPECT_EQ(summary.added, 12);
+  std::vector<RunInfo> runs = get(copy->getRuns());
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].modelSource, "");
+  EXPECT_EQ(runs[1].modelSource, "");
+  EXPECT_EQ(runs[1].measurer, "cuda:0");
+  // Importing the old lines again matches the runs they made.
+  EXPECT_EQ(get(copy->importJsonLines(old, "old.jsonl")).duplicates, 12);
+  // The new lines carry a model for the second run: that is another run.
+  summary = get(copy->importJsonLines(exported, "new.jsonl"));
+  EXPECT_EQ(summary.added, 6);
+  EXPECT_EQ(summary.duplicates, 6);
+  EXPECT_EQ(get(copy->getRuns()).size(), 3u);
+
+  std::string wrongType = lines[0].str();
+  size_t at = wrongType.find("\"model_source\":\"\"");
+  ASSERT_NE(at, std::string::npos);
+  wrongType.replace(at, 17, "\"model_source\":7");
+  EXPECT_EQ(errorMessage(copy->importJsonLines(wrongType, "in.jsonl")),
+            "in.jsonl:1: run.'model_source' must be a string");
 }
 
 TEST(RecordsJsonTest, MalformedLinesNameTheirLine) {

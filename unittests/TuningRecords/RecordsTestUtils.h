@@ -88,6 +88,26 @@ inline int64_t queryRawInt(llvm::StringRef path, const char *sql) {
   return result;
 }
 
+/// The text in the first column of `sql`'s first row ("<none>" when none).
+inline std::string queryRawText(llvm::StringRef path, const char *sql) {
+  sqlite3 *db = nullptr;
+  std::string result = "<none>";
+  if (sqlite3_open_v2(path.str().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
+      SQLITE_OK) {
+    sqlite3_stmt *stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK &&
+        sqlite3_step(stmt) == SQLITE_ROW) {
+      const unsigned char *text = sqlite3_column_text(stmt, 0);
+      result = text ? std::string(reinterpret_cast<const char *>(text),
+                                  sqlite3_column_bytes(stmt, 0))
+                    : "<null>";
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return result;
+}
+
 /// Opens `path`, failing the test on error.
 inline std::unique_ptr<RecordsDatabase> openOrFail(
     llvm::StringRef path,

@@ -24,7 +24,8 @@ using llvm::Error;
 using llvm::Expected;
 using llvm::StringRef;
 
-/// The tables and indexes of schema version 1 (docs/RecordsDatabase.md).
+/// The tables and indexes of schema version 2 (docs/RecordsDatabase.md).
+/// `runs.model_source` comes last, where migrating a version-1 file adds it.
 static const char *const kSchemaSql = R"sql(
 CREATE TABLE meta (
   key TEXT PRIMARY KEY,
@@ -39,7 +40,8 @@ CREATE TABLE runs (
   simulated INTEGER NOT NULL CHECK (simulated IN (0, 1)),
   device_json TEXT NOT NULL,
   options_json TEXT NOT NULL,
-  tessel_version TEXT NOT NULL
+  tessel_version TEXT NOT NULL,
+  model_source TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE tasks (
   id INTEGER PRIMARY KEY,
@@ -98,12 +100,27 @@ static Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// Brings a version-1 database to version 2: runs gain `model_source`.
+static const char *const kMigrateToV2Sql = R"sql(
+ALTER TABLE runs ADD COLUMN model_source TEXT NOT NULL DEFAULT '';
+UPDATE meta SET value = '2' WHERE key = 'schema_version';
+PRAGMA user_version = 2;
+)sql";
+
 /// What an opened file holds.
 enum class FileContents { Empty, Records };
 
+/// What inspect() found.
+struct FileInfo {
+  FileContents contents = FileContents::Empty;
+  /// The schema version of a records database (1 .. kSchemaVersion).
+  int64_t schemaVersion = 0;
+};
+
 /// Reads (never writes) the file behind `conn`: a records database of a
-/// supported schema, an empty database, or an error naming what it is.
-static Expected<FileContents> inspect(sqlite::Connection &conn) {
+/// supported (possibly older) schema, an empty database, or an error naming
+/// what it is.
+static Expected<FileInfo> inspect(sqlite::Connection &conn) {
   Expected<int64_t> applicationId = conn.queryInt("PRAGMA application_id");
   if (!applicationId)
     return applicationId.takeError();
@@ -142,7 +159,7 @@ static Expected<FileContents> inspect(sqlite::Connection &conn) {
                         "application_id; tables: " +
                             llvm::join(tables, ", ") + ")",
                         nullptr);
-    return FileContents::Empty;
+    return FileInfo{FileContents::Empty, 0};
   }
 
   if (!llvm::is_contained(tables, "meta"))
@@ -174,7 +191,7 @@ static Expected<FileContents> inspect(sqlite::Connection &conn) {
                                     schemaVersion,
                                     RecordsDatabase::kSchemaVersion),
                       nullptr);
-  if (schemaVersion < 1 || schemaVersion != RecordsDatabase::kSchemaVersion)
+  if (schemaVersion < 1)
     return conn.error(llvm::formatv("unsupported records database schema "
                                     "version {0}",
                                     schemaVersion),
@@ -187,7 +204,7 @@ static Expected<FileContents> inspect(sqlite::Connection &conn) {
                                     "(user_version {0}, schema_version {1})",
                                     *userVersion, schemaVersion),
                       nullptr);
-  return FileContents::Records;
+  return FileInfo{FileContents::Records, schemaVersion};
 }
 
 /// Creates the schema in the empty database behind `conn`, unless another
@@ -196,10 +213,10 @@ static Error createSchema(sqlite::Connection &conn) {
   Expected<sqlite::Transaction> transaction = sqlite::Transaction::begin(conn);
   if (!transaction)
     return transaction.takeError();
-  Expected<FileContents> contents = inspect(conn);
-  if (!contents)
-    return contents.takeError();
-  if (*contents == FileContents::Records)
+  Expected<FileInfo> info = inspect(conn);
+  if (!info)
+    return info.takeError();
+  if (info->contents == FileContents::Records)
     return Error::success();
   if (Error err = conn.exec(kSchemaSql))
     return err;
@@ -219,6 +236,32 @@ static Error createSchema(sqlite::Connection &conn) {
   if (Error err = stmt->run())
     return err;
   return transaction->commit();
+}
+
+/// Migrates the records database behind `conn` to kSchemaVersion in one
+/// transaction, unless another process did so first; returns the schema
+/// version it then has.
+static Expected<int64_t> migrate(sqlite::Connection &conn) {
+  Expected<sqlite::Transaction> transaction = sqlite::Transaction::begin(conn);
+  if (!transaction)
+    return transaction.takeError();
+  // Look again under the write lock.
+  Expected<FileInfo> info = inspect(conn);
+  if (!info)
+    return info.takeError();
+  if (info->contents != FileContents::Records)
+    return conn.error("records database vanished while migrating it", nullptr);
+  int64_t version = info->schemaVersion;
+  if (version == 1) {
+    if (Error err = conn.exec(kMigrateToV2Sql))
+      return std::move(err);
+    version = 2;
+  }
+  static_assert(RecordsDatabase::kSchemaVersion == 2,
+                "migrate() must reach the new schema version");
+  if (Error err = transaction->commit())
+    return std::move(err);
+  return version;
 }
 
 Expected<std::unique_ptr<RecordsDatabase>>
@@ -242,10 +285,11 @@ RecordsDatabase::open(StringRef path, OpenMode mode) {
   sqlite3_busy_timeout(raw, kBusyTimeoutMs);
 
   // Look before writing anything: a file that is not ours stays untouched.
-  Expected<FileContents> contents = inspect(*conn);
-  if (!contents)
-    return contents.takeError();
-  if (*contents == FileContents::Empty) {
+  Expected<FileInfo> info = inspect(*conn);
+  if (!info)
+    return info.takeError();
+  int64_t schemaVersion = info->schemaVersion;
+  if (info->contents == FileContents::Empty) {
     if (mode != OpenMode::CreateOrOpen)
       return conn->error("not a Tessel records database (it is empty)",
                          nullptr);
@@ -253,6 +297,7 @@ RecordsDatabase::open(StringRef path, OpenMode mode) {
       return std::move(err);
     if (Error err = createSchema(*conn))
       return std::move(err);
+    schemaVersion = kSchemaVersion;
   } else {
     // Cheap enough for tuning-sized files, and it turns a truncated or
     // damaged file into an error here rather than midway through a run.
@@ -276,17 +321,29 @@ RecordsDatabase::open(StringRef path, OpenMode mode) {
     // even across a power loss.
     if (Error err = conn->exec("PRAGMA synchronous = FULL"))
       return std::move(err);
+    // A read-only database of an older schema is read as it is.
+    if (schemaVersion < kSchemaVersion) {
+      conn->setErrorContext(llvm::formatv("cannot migrate records database "
+                                          "from schema version {0} to {1}",
+                                          schemaVersion, kSchemaVersion)
+                                .str());
+      Expected<int64_t> migrated = migrate(*conn);
+      if (!migrated)
+        return migrated.takeError();
+      schemaVersion = *migrated;
+      conn->setErrorContext("cannot open records database");
+    }
   }
   if (Error err = conn->exec("PRAGMA foreign_keys = ON"))
     return std::move(err);
   conn->setErrorContext("");
   return std::unique_ptr<RecordsDatabase>(
-      new RecordsDatabase(std::move(conn), readOnly));
+      new RecordsDatabase(std::move(conn), readOnly, schemaVersion));
 }
 
 RecordsDatabase::RecordsDatabase(std::unique_ptr<sqlite::Connection> conn,
-                                 bool readOnly)
-    : conn(std::move(conn)), readOnly(readOnly) {
+                                 bool readOnly, int64_t schemaVersion)
+    : conn(std::move(conn)), readOnly(readOnly), schemaVersion(schemaVersion) {
   path = this->conn->getPath().str();
 }
 
@@ -325,10 +382,16 @@ Expected<int64_t> RecordsDatabase::beginRun(const RunInfo &info) {
 }
 
 Expected<int64_t> RecordsDatabase::insertRun(const RunInfo &info) {
+  // Only a database opened read-only keeps an older schema.
+  if (schemaVersion < kSchemaVersion)
+    return conn->error(llvm::formatv("cannot add a run to a schema version {0} "
+                                     "database opened read-only",
+                                     schemaVersion),
+                       nullptr);
   Expected<sqlite::Statement> stmt = conn->prepare(
       "INSERT INTO runs (started_at, strategy, seed, measurer, simulated, "
-      "device_json, options_json, tessel_version) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+      "device_json, options_json, tessel_version, model_source) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
   if (!stmt)
     return stmt.takeError();
   bindRunColumns(*stmt, info);

@@ -6,7 +6,8 @@
 //
 // One self-contained JSON object per measurement: the run and task it belongs
 // to are repeated on every line, and database ids never appear, so lines can
-// be imported into any records database.
+// be imported into any records database. Exports written before schema
+// version 2 have no `run.model_source`; it reads as "".
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,17 +47,31 @@ static json::Value nullableDouble(const sqlite::Statement &stmt, int column) {
 }
 
 Error RecordsDatabase::exportJsonLines(llvm::raw_ostream &os) {
+  // Version 1 (opened read-only) has no model_source: it exports as "".
   Expected<sqlite::Statement> stmt = conn->prepare(
-      "SELECT r.started_at, r.strategy, r.seed, r.measurer, r.simulated, "
-      "r.device_json, r.options_json, r.tessel_version, "
-      "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "
-      "s.sketch, c.config, m.target, m.simulated, m.status, m.median_us, "
-      "m.min_us, m.max_us, m.stddev_us, m.repeats, m.registers, "
-      "m.spill_bytes, m.shared_bytes, m.message, m.trial, m.measured_at, "
-      "m.elapsed_s FROM measurements m JOIN runs r ON r.id = m.run_id "
-      "JOIN configs c ON c.id = m.config_id "
-      "JOIN sketches s ON s.id = c.sketch_id "
-      "JOIN tasks t ON t.id = s.task_id ORDER BY m.id");
+      schemaVersion >= 2
+          ? "SELECT r.started_at, r.strategy, r.seed, r.measurer, "
+            "r.simulated, r.device_json, r.options_json, r.tessel_version, "
+            "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "
+            "s.sketch, c.config, m.target, m.simulated, m.status, "
+            "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "
+            "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "
+            "m.measured_at, m.elapsed_s, r.model_source "
+            "FROM measurements m JOIN runs r ON r.id = m.run_id "
+            "JOIN configs c ON c.id = m.config_id "
+            "JOIN sketches s ON s.id = c.sketch_id "
+            "JOIN tasks t ON t.id = s.task_id ORDER BY m.id"
+          : "SELECT r.started_at, r.strategy, r.seed, r.measurer, "
+            "r.simulated, r.device_json, r.options_json, r.tessel_version, "
+            "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "
+            "s.sketch, c.config, m.target, m.simulated, m.status, "
+            "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "
+            "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "
+            "m.measured_at, m.elapsed_s, '' "
+            "FROM measurements m JOIN runs r ON r.id = m.run_id "
+            "JOIN configs c ON c.id = m.config_id "
+            "JOIN sketches s ON s.id = c.sketch_id "
+            "JOIN tasks t ON t.id = s.task_id ORDER BY m.id");
   if (!stmt)
     return stmt.takeError();
   while (true) {
@@ -74,6 +89,7 @@ Error RecordsDatabase::exportJsonLines(llvm::raw_ostream &os) {
         {"device_json", stmt->getText(5)},
         {"options_json", stmt->getText(6)},
         {"tessel_version", stmt->getText(7)},
+        {"model_source", stmt->getText(30)},
     };
     json::Object task{
         {"workload_key", stmt->getText(8)}, {"op_kind", stmt->getText(9)},
@@ -125,6 +141,12 @@ public:
       return value->str();
     fail(key, "a string");
     return {};
+  }
+  /// A string, or "" when the field is missing.
+  std::string optionalString(StringRef key) {
+    if (!object.get(key))
+      return {};
+    return string(key);
   }
   double number(StringRef key) {
     if (std::optional<double> value = object.getNumber(key))
@@ -197,6 +219,8 @@ static std::string parseLine(StringRef text, ImportRow &row) {
     row.run.deviceJson = runReader.string("device_json");
     row.run.optionsJson = runReader.string("options_json");
     row.run.tesselVersion = runReader.string("tessel_version");
+    // Added in schema version 2; older exports do not have it.
+    row.run.modelSource = runReader.optionalString("model_source");
     if (!runReader.getProblem().empty())
       return runReader.getProblem();
   }
@@ -286,17 +310,18 @@ Expected<ImportSummary> RecordsDatabase::importJsonLines(StringRef text,
     // Runs have no natural key: a run is the one with the same fields.
     const RunInfo &run = row.run;
     std::string runKey =
-        llvm::formatv("{0}\x1f{1}\x1f{2}\x1f{3}\x1f{4}\x1f{5}\x1f{6}\x1f{7}",
+        llvm::formatv("{0}\x1f{1}\x1f{2}\x1f{3}\x1f{4}\x1f{5}\x1f{6}\x1f{7}"
+                      "\x1f{8}",
                       llvm::bit_cast<uint64_t>(run.startedAt), run.strategy,
                       run.seed, run.measurer, run.simulated, run.deviceJson,
-                      run.optionsJson, run.tesselVersion);
+                      run.optionsJson, run.tesselVersion, run.modelSource);
     auto [it, inserted] = runIds.try_emplace(runKey, 0);
     if (inserted) {
       Expected<sqlite::Statement> find = conn->prepare(
           "SELECT id FROM runs WHERE started_at = ?1 AND strategy = ?2 AND "
           "seed = ?3 AND measurer = ?4 AND simulated = ?5 AND "
-          "device_json = ?6 AND options_json = ?7 AND tessel_version = ?8 "
-          "ORDER BY id LIMIT 1");
+          "device_json = ?6 AND options_json = ?7 AND tessel_version = ?8 AND "
+          "model_source = ?9 ORDER BY id LIMIT 1");
       if (!find)
         return find.takeError();
       bindRunColumns(*find, run);

@@ -158,10 +158,34 @@ RecordsDatabase::getMeasurements(int64_t taskId, StringRef target) {
   }
 }
 
+/// Reads the run columns (id, started_at, strategy, seed, measurer,
+/// simulated, device_json, options_json, tessel_version, model_source) of the
+/// current row.
+static RunInfo readRun(const sqlite::Statement &stmt) {
+  RunInfo run;
+  run.id = stmt.getInt(0);
+  run.startedAt = stmt.getDouble(1);
+  run.strategy = stmt.getText(2);
+  run.seed = static_cast<uint64_t>(stmt.getInt(3));
+  run.measurer = stmt.getText(4);
+  run.simulated = stmt.getInt(5) != 0;
+  run.deviceJson = stmt.getText(6);
+  run.optionsJson = stmt.getText(7);
+  run.tesselVersion = stmt.getText(8);
+  run.modelSource = stmt.getText(9);
+  return run;
+}
+
 Expected<std::vector<RunInfo>> RecordsDatabase::getRuns() {
+  // Version 1 (opened read-only) has no model_source: it reads as ''.
   Expected<sqlite::Statement> stmt = conn->prepare(
-      "SELECT id, started_at, strategy, seed, measurer, simulated, "
-      "device_json, options_json, tessel_version FROM runs ORDER BY id");
+      schemaVersion >= 2
+          ? "SELECT id, started_at, strategy, seed, measurer, simulated, "
+            "device_json, options_json, tessel_version, model_source "
+            "FROM runs ORDER BY id"
+          : "SELECT id, started_at, strategy, seed, measurer, simulated, "
+            "device_json, options_json, tessel_version, '' "
+            "FROM runs ORDER BY id");
   if (!stmt)
     return stmt.takeError();
   std::vector<RunInfo> runs;
@@ -171,17 +195,30 @@ Expected<std::vector<RunInfo>> RecordsDatabase::getRuns() {
       return row.takeError();
     if (!*row)
       return runs;
-    RunInfo &run = runs.emplace_back();
-    run.id = stmt->getInt(0);
-    run.startedAt = stmt->getDouble(1);
-    run.strategy = stmt->getText(2);
-    run.seed = static_cast<uint64_t>(stmt->getInt(3));
-    run.measurer = stmt->getText(4);
-    run.simulated = stmt->getInt(5) != 0;
-    run.deviceJson = stmt->getText(6);
-    run.optionsJson = stmt->getText(7);
-    run.tesselVersion = stmt->getText(8);
+    runs.push_back(readRun(*stmt));
   }
+}
+
+Expected<RunInfo> RecordsDatabase::getRun(int64_t id) {
+  Expected<sqlite::Statement> stmt = conn->prepare(
+      schemaVersion >= 2
+          ? "SELECT id, started_at, strategy, seed, measurer, simulated, "
+            "device_json, options_json, tessel_version, model_source "
+            "FROM runs WHERE id = ?1"
+          : "SELECT id, started_at, strategy, seed, measurer, simulated, "
+            "device_json, options_json, tessel_version, '' "
+            "FROM runs WHERE id = ?1");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, id);
+  Expected<bool> row = stmt->step();
+  if (!row)
+    return row.takeError();
+  if (!*row)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        llvm::formatv("no run {0} in '{1}'", id, path).str());
+  return readRun(*stmt);
 }
 
 /// Reads the task columns (id, workload_key, op_kind, flops, weight,

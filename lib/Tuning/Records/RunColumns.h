@@ -19,9 +19,9 @@
 namespace mlir {
 namespace tessel {
 
-/// Binds the fields of `run` to ?1 .. ?8 of `stmt`, in the order of the
+/// Binds the fields of `run` to ?1 .. ?9 of `stmt`, in the order of the
 /// columns: started_at, strategy, seed, measurer, simulated, device_json,
-/// options_json, tessel_version.
+/// options_json, tessel_version, model_source.
 inline sqlite::Statement &bindRunColumns(sqlite::Statement &stmt,
                                          const RunInfo &run) {
   return stmt.bind(1, run.startedAt)
@@ -31,7 +31,8 @@ inline sqlite::Statement &bindRunColumns(sqlite::Statement &stmt,
       .bind(5, static_cast<int64_t>(run.simulated))
       .bind(6, llvm::StringRef(run.deviceJson))
       .bind(7, llvm::StringRef(run.optionsJson))
-      .bind(8, llvm::StringRef(run.tesselVersion));
+      .bind(8, llvm::StringRef(run.tesselVersion))
+      .bind(9, llvm::StringRef(run.modelSource));
 }
 
 } // namespace tessel

@@ -39,7 +39,7 @@ class Connection;
 
 /// One tuning run (a `runs` row).
 struct RunInfo {
-  /// The row id; set by getRuns(), ignored by beginRun().
+  /// The row id; set by getRuns() and getRun(), ignored by beginRun().
   int64_t id = 0;
   /// Unix time in seconds; beginRun() uses the current time when it is 0.
   double startedAt = 0;
@@ -54,6 +54,10 @@ struct RunInfo {
   std::string deviceJson = "{}";
   std::string optionsJson = "{}";
   std::string tesselVersion;
+  /// The text of the model (the .mlir source) the run tuned, so that the run
+  /// can be repeated without the original file; empty when not recorded
+  /// (always for runs recorded before schema version 2).
+  std::string modelSource;
 };
 
 /// One task (a `tasks` row): a workload to tune.
@@ -146,11 +150,13 @@ public:
   static constexpr uint32_t kApplicationId = 0x54534C52;
   /// The schema version this Tessel writes (`meta.schema_version` and
   /// `PRAGMA user_version`).
-  static constexpr int64_t kSchemaVersion = 1;
+  static constexpr int64_t kSchemaVersion = 2;
 
   /// Opens the records database at `path`. Fails, naming the file and leaving
   /// it untouched, when it is not an SQLite database, belongs to another
-  /// application, has a newer schema, or is corrupt.
+  /// application, has a newer schema, or is corrupt. A database of an older
+  /// schema is migrated to kSchemaVersion in place, in one transaction,
+  /// unless `mode` is ReadOnly: then it is read as it is.
   static llvm::Expected<std::unique_ptr<RecordsDatabase>>
   open(llvm::StringRef path, OpenMode mode);
 
@@ -161,6 +167,9 @@ public:
   /// The file this database lives in.
   llvm::StringRef getPath() const { return path; }
   bool isReadOnly() const { return readOnly; }
+  /// The schema version of the file: kSchemaVersion, or an older one when a
+  /// database of an older schema was opened read-only.
+  int64_t getSchemaVersion() const { return schemaVersion; }
 
   /// Records the start of a tuning run; returns its id.
   llvm::Expected<int64_t> beginRun(const RunInfo &info);
@@ -212,6 +221,8 @@ public:
   getMeasurements(int64_t taskId, llvm::StringRef target);
   /// Every run, oldest first.
   llvm::Expected<std::vector<RunInfo>> getRuns();
+  /// The run `id`; fails when there is no such run.
+  llvm::Expected<RunInfo> getRun(int64_t id);
   /// Every task, by id.
   llvm::Expected<std::vector<TaskInfo>> getTasks();
   /// The task `workloadKey`, or std::nullopt.
@@ -234,7 +245,8 @@ public:
   llvm::Error checkIntegrity();
 
 private:
-  RecordsDatabase(std::unique_ptr<sqlite::Connection> conn, bool readOnly);
+  RecordsDatabase(std::unique_ptr<sqlite::Connection> conn, bool readOnly,
+                  int64_t schemaVersion);
 
   /// Inserts the run `info` as it is (`id` is ignored).
   llvm::Expected<int64_t> insertRun(const RunInfo &info);
@@ -250,6 +262,7 @@ private:
   std::unique_ptr<sqlite::Connection> conn;
   std::string path;
   bool readOnly;
+  int64_t schemaVersion;
 };
 
 } // namespace tessel
