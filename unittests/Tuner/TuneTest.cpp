@@ -51,7 +51,7 @@ double fakeMicroseconds(llvm::StringRef key) {
 /// A measurer that never runs anything.
 class FakeMeasurer : public Measurer {
 public:
-  std::string name() const override { return "fake:gpu"; }
+  std::string name() const override { return "sim:fake-gpu"; }
   bool isSimulated() const override { return true; }
   std::vector<MeasureResult>
   measure(llvm::ArrayRef<MeasureCandidate> candidates) override {
@@ -133,7 +133,7 @@ TEST_F(TuneTest, RecordsEveryMeasurementAndTheBest) {
   for (int64_t i = 1; i <= 24; ++i)
     EXPECT_EQ(numbers[i], i);
   EXPECT_EQ(measurer.measured, 25);
-  EXPECT_EQ(result->target, "fake:gpu:analytic");
+  EXPECT_EQ(result->target, "sim:fake-gpu:analytic");
   EXPECT_FALSE(result->compiled);
 
   // The database holds every measurement with the fake time of its key.
