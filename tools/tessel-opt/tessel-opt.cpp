@@ -13,7 +13,7 @@
 
 int main(int argc, char **argv) {
   mlir::tessel::registerAllPasses();
-  mlir::tessel::registerTesselApplyTunedPass();
+  mlir::tessel::registerTesselApplyTunedPasses();
   mlir::DialectRegistry registry;
   mlir::tessel::registerAllDialects(registry);
   return mlir::asMainReturnCode(

@@ -17,37 +17,20 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
+namespace mlir {
+namespace tessel {
+#define GEN_PASS_DEF_TESSELAPPLYTUNED
+#include "tessel/Tuning/ApplyTuned/Passes.h.inc"
+} // namespace tessel
+} // namespace mlir
+
 using namespace mlir;
 using namespace mlir::tessel;
 
 namespace {
 struct TesselApplyTunedPass
-    : public PassWrapper<TesselApplyTunedPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TesselApplyTunedPass)
-
-  TesselApplyTunedPass() = default;
-  TesselApplyTunedPass(const TesselApplyTunedPass &other)
-      : PassWrapper(other) {}
-  TesselApplyTunedPass(std::string dbPath, std::string targetName) {
-    db = dbPath;
-    target = targetName;
-  }
-
-  StringRef getArgument() const final { return "tessel-apply-tuned"; }
-  StringRef getDescription() const final {
-    return "Annotate every tunable op with the best schedule of its workload "
-           "in a tuning records database";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<TesselDialect>();
-  }
-
-  Option<std::string> db{*this, "db",
-                         llvm::cl::desc("Records database (tessel-tune --db)")};
-  Option<std::string> target{
-      *this, "target",
-      llvm::cl::desc("Preferred measurer, e.g. sim:h100-sxm (default: GPU "
-                     "records first)")};
+    : public tessel::impl::TesselApplyTunedBase<TesselApplyTunedPass> {
+  using Base::Base;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -116,10 +99,8 @@ struct TesselApplyTunedPass
 
 std::unique_ptr<Pass> tessel::createTesselApplyTunedPass(std::string db,
                                                          std::string target) {
-  return std::make_unique<TesselApplyTunedPass>(std::move(db),
-                                                std::move(target));
-}
-
-void tessel::registerTesselApplyTunedPass() {
-  PassRegistration<TesselApplyTunedPass>();
+  TesselApplyTunedOptions options;
+  options.db = std::move(db);
+  options.target = std::move(target);
+  return createTesselApplyTuned(options);
 }

@@ -12,9 +12,8 @@
 #include "tessel/Tuning/Features/AnsorFeatures.h"
 
 #include "BufferFeatures.h"
-#include "Statements.h"
-
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+#include "tessel/Tuning/Features/Statements.h"
 
 #include "llvm/ADT/STLExtras.h"
 

@@ -12,9 +12,8 @@
 #ifndef TESSEL_LIB_TUNING_FEATURES_BUFFERFEATURES_H
 #define TESSEL_LIB_TUNING_FEATURES_BUFFERFEATURES_H
 
-#include "Statements.h"
-
 #include "tessel/Tuning/Features/AnsorFeatures.h"
+#include "tessel/Tuning/Features/Statements.h"
 
 #include <array>
 

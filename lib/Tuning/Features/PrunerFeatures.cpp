@@ -12,7 +12,7 @@
 #include "tessel/Tuning/Features/PrunerFeatures.h"
 
 #include "BufferFeatures.h"
-#include "Statements.h"
+#include "tessel/Tuning/Features/Statements.h"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Statements.h"
+#include "tessel/Tuning/Features/Statements.h"
 
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 

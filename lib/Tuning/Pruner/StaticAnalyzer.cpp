@@ -11,9 +11,8 @@
 
 #include "tessel/Tuning/Pruner/StaticAnalyzer.h"
 
-#include "Statements.h"
-
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Tuning/Features/Statements.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -8,7 +8,7 @@
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
-#include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
+#include "tessel/Dialect/Tessel/Transforms/FusionAnalysis.h"
 #include "tessel/Tuning/Search/SketchRules.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -7,8 +7,8 @@
 // The Parameterized Static Analyzer (PSA) of Pruner (Qiao et al.): an
 // analytical latency of a scheduled candidate, the sum over its innermost
 // statements (the compute statement, the cooperative shared-memory copies and
-// the fused consumers of lib/Tuning/Features/Statements.h) of a compute term
-// and a memory term scaled by efficiency penalties:
+// the fused consumers of tessel/Tuning/Features/Statements.h) of a compute
+// term and a memory term scaled by efficiency penalties:
 //
 //   L_c = n_ops * alpha * P_reg / (T_p * P_kernel * P_warp)
 //   L_m = n_m / (T_m * P_mem)

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
+#include "tessel/Dialect/Tessel/Transforms/FusionAnalysis.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
-#include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
 
 namespace mlir {
 namespace tessel {

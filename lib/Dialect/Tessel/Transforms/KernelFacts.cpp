@@ -12,7 +12,6 @@
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
-#include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -13,7 +13,7 @@
 #ifndef TESSEL_LIB_DIALECT_TESSEL_TRANSFORMS_REDUCTIONSCRIPT_H
 #define TESSEL_LIB_DIALECT_TESSEL_TRANSFORMS_REDUCTIONSCRIPT_H
 
-#include "tessel/Dialect/Tessel/Transforms/ScheduleScript.h"
+#include "tessel/Dialect/Tessel/Transforms/ScheduledOps.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"

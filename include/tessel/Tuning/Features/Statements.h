@@ -10,12 +10,14 @@
 // staging step (R0), virtual threads (S1), threads (S2), R1, register tile
 // (S3), then the vectorized innermost levels (R2, S4); the cooperative copies
 // run once per staging step; fused consumers follow the op's per-thread
-// layout. Feature extractors read these models instead of compiled code.
+// layout. Feature extractors and the pruner's static analyzer
+// (tessel/Tuning/Pruner/StaticAnalyzer.h) read these models instead of
+// compiled code.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_LIB_TUNING_FEATURES_STATEMENTS_H
-#define TESSEL_LIB_TUNING_FEATURES_STATEMENTS_H
+#ifndef TESSEL_TUNING_FEATURES_STATEMENTS_H
+#define TESSEL_TUNING_FEATURES_STATEMENTS_H
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 
@@ -31,17 +33,41 @@ namespace tessel {
 namespace features {
 
 /// What a loop is mapped to.
-enum class LoopBinding { Serial, Block, VThread, Thread };
-/// Where the tiling level of a loop lies among the levels of its kind.
-enum class LoopPosition { Outer, Middle, Inner };
+enum class LoopBinding {
+  /// A loop that every thread runs itself.
+  Serial,
+  /// The blocks of the grid.
+  Block,
+  /// Virtual threads: strided tiles of one thread, run as loops.
+  VThread,
+  /// The threads of a block.
+  Thread,
+};
+
+/// Where the tiling level of a loop lies among the levels of its kind (space
+/// or reduction).
+enum class LoopPosition {
+  /// The first level.
+  Outer,
+  /// A level between the first and the last.
+  Middle,
+  /// The last level.
+  Inner,
+};
 
 /// One loop of a statement's nest.
 struct StatementLoop {
+  /// Iterations of the loop.
   int64_t trip = 1;
+  /// Whether the loop tiles a reduction loop of the iteration space.
   bool reduction = false;
+  /// The position of the loop's tiling level.
   LoopPosition position = LoopPosition::Outer;
+  /// What the loop is mapped to.
   LoopBinding binding = LoopBinding::Serial;
+  /// Whether the loop is fully unrolled.
   bool unrolled = false;
+  /// Whether the loop is vectorized.
   bool vectorized = false;
   /// The loop of the statement's iteration space this loop tiles, or -1 for
   /// a loop over the elements of a copy (a "linear" loop).
@@ -51,13 +77,26 @@ struct StatementLoop {
   int64_t step = 1;
 };
 
-enum class BufferScope { Global, Shared, Local };
+/// Where a buffer lives.
+enum class BufferScope {
+  /// Global memory: the operands and results of the kernel.
+  Global,
+  /// Shared memory: the tiles a block stages.
+  Shared,
+  /// Registers: the accumulators a thread keeps.
+  Local,
+};
+
+/// How a statement accesses a buffer.
 enum class AccessKind { Read, Write, ReadWrite };
 
 /// One buffer a statement accesses.
 struct BufferAccess {
+  /// Whether the statement reads, writes or updates the buffer.
   AccessKind access = AccessKind::Read;
+  /// Where the buffer lives.
   BufferScope scope = BufferScope::Global;
+  /// Bytes of one element.
   int64_t elementBytes = 4;
   /// Indices of the buffer as functions of the statement's loops.
   AffineMap map;
@@ -69,13 +108,17 @@ struct BufferAccess {
   bool serialReuse = false;
 };
 
-/// Kinds of arithmetic operations, counted per statement.
+/// Kinds of arithmetic operations, counted per statement: floating-point
+/// (`Float*`, up to `FloatCast`) and integer (`Int*`) ones; `FloatFma` is a
+/// fused multiply-add, `FloatMath` any other math function. `NumOpKinds` is
+/// their number.
 enum OpKind : unsigned {
   FloatAdd, FloatSub, FloatMul, FloatDiv, FloatMod, FloatFma, FloatCmp,
   FloatMinMax, FloatMath, FloatCast,
   IntAdd, IntSub, IntMul, IntDiv, IntMod, IntCmp, IntMinMax, IntOther,
   NumOpKinds
 };
+/// Operations per OpKind.
 using OpCounts = std::array<double, NumOpKinds>;
 
 /// Counts the arithmetic operations of one iteration of `op`'s body. An
@@ -91,6 +134,7 @@ struct Statement {
   SmallVector<int64_t> baseTile;
   /// Operations of one execution of the statement.
   OpCounts opsPerIteration{};
+  /// The buffers the statement accesses.
   SmallVector<BufferAccess> buffers;
   /// Extents of the grid, of a block and of the virtual threads.
   int64_t blocks = 1, threads = 1, vthreads = 1;
@@ -105,8 +149,12 @@ struct Statement {
 
 /// The statements of one kernel.
 struct KernelStatements {
+  /// The statement of the op itself.
   Statement compute;
+  /// The cooperative copies into shared memory, one per staged operand, in
+  /// the order of the sketch's shared operands.
   std::vector<Statement> copies;
+  /// The fused elementwise consumers, in chain order.
   std::vector<Statement> consumers;
 };
 
@@ -127,4 +175,4 @@ int64_t getAddressCoefficient(AffineMap map, ArrayRef<int64_t> layout,
 } // namespace tessel
 } // namespace mlir
 
-#endif // TESSEL_LIB_TUNING_FEATURES_STATEMENTS_H
+#endif // TESSEL_TUNING_FEATURES_STATEMENTS_H
