@@ -46,8 +46,8 @@
 // RUN: tessel-tune --rerun=1 --db=%t.db --quiet | FileCheck %s --check-prefix=RUN1
 // RUN: /usr/bin/python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); q='select c.config, m.status, m.median_us, m.trial from measurements m join configs c on m.config_id = c.id where m.run_id = %%d order by m.id'; a=c.execute(q %% 1).fetchall(); b=c.execute(q %% 2).fetchall(); print(len(a), len(b), 'identical' if a == b else 'different')" %t.db | FileCheck %s --check-prefix=SAME
 // SAME: 21 21 identical
-// RUN: not tessel-tune --rerun=7 --db=%t.db 2>&1 | FileCheck %s --check-prefix=NORUN
-// NORUN: tessel-tune: no run 7 in
+// RUN: not tessel-tune --rerun=7 --db=%t.db 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: tessel-tune: no run 7 in
 
 func.func @main(%a: tensor<256x128xf32>, %b: tensor<128x256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32

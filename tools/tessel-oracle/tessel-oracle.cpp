@@ -83,8 +83,9 @@ int main(int argc, char **argv) {
   registerAllPasses();
   cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
-      argc, argv, "tessel-oracle: the exhaustive optimum of every task on "
-                  "the simulated GPU\n");
+      argc, argv,
+      "tessel-oracle: the exhaustive optimum of every task on "
+      "the simulated GPU\n");
   if (!StringRef(measureOption).starts_with("sim:"))
     return fail("the oracle needs a simulated measurer (sim:<device>), not '" +
                 measureOption + "'");
@@ -171,8 +172,8 @@ int main(int argc, char **argv) {
           groupFirst = config;
           FailureOr<MeasureCandidate> m =
               buildAnalyticCandidate(state, candidate, &why);
-          groupFacts = succeeded(m) ? std::optional(std::move(*m))
-                                    : std::nullopt;
+          groupFacts =
+              succeeded(m) ? std::optional(std::move(*m)) : std::nullopt;
         }
         if (!groupFacts) {
           ++unusable;
@@ -210,7 +211,8 @@ int main(int argc, char **argv) {
     // The check: the optimum timed the way tessel-tune times it.
     if (best) {
       std::string why;
-      FailureOr<MeasureCandidate> m = buildAnalyticCandidate(state, *best, &why);
+      FailureOr<MeasureCandidate> m =
+          buildAnalyticCandidate(state, *best, &why);
       std::vector<MeasureResult> results;
       if (succeeded(m))
         results = measurer.measure({*m});
@@ -218,7 +220,8 @@ int main(int argc, char **argv) {
           std::abs(results.front().timing.medianUs - bestUs) > 1e-9 * bestUs)
         return fail("task " + std::to_string(index) +
                     ": the optimum does not time the same through "
-                    "buildAnalyticCandidate: " + best->getKey());
+                    "buildAnalyticCandidate: " +
+                    best->getKey());
     }
     // How hard the space is: the median config and the share of configs
     // within 90% of the optimum's throughput.
@@ -226,9 +229,9 @@ int main(int argc, char **argv) {
     if (!latencies.empty()) {
       std::sort(latencies.begin(), latencies.end());
       medianUs = latencies[latencies.size() / 2];
-      size_t near = std::upper_bound(latencies.begin(), latencies.end(),
-                                     bestUs / 0.9) -
-                    latencies.begin();
+      size_t near =
+          std::upper_bound(latencies.begin(), latencies.end(), bestUs / 0.9) -
+          latencies.begin();
       nearShare = static_cast<double>(near) / latencies.size();
     }
     double spaceBestUs = bestUs;
@@ -266,13 +269,13 @@ int main(int argc, char **argv) {
           "task {0}: {1} configs in {2} sketches ({3} points), optimum "
           "{4:F3} us = {5:F1} GFLOP/s, default {6:F3} us, median config "
           "{7:F3} us, {8:P} within 90% (SIMULATED)  {9}\n",
-          index, configs, state.spaces.size(), points, bestUs,
-          gflops(bestUs), defaultUs, medianUs, nearShare, task.describe());
+          index, configs, state.spaces.size(), points, bestUs, gflops(bestUs),
+          defaultUs, medianUs, nearShare, task.describe());
     taskReports.push_back(std::move(report));
   }
-  double elapsed = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - started)
-                       .count();
+  double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+          .count();
   if (!reportFile.empty()) {
     llvm::json::Object report{{"tessel_oracle_report_version", 1},
                               {"model", inputFile.getValue()},

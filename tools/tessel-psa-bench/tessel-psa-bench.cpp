@@ -25,8 +25,8 @@
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
 #include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Search/Task.h"
-#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Strategies/Psa/TargetSpace.h"
+#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/DenseSet.h"
@@ -238,8 +238,8 @@ int main(int argc, char **argv) {
       if (algorithm1) {
         StaticAnalyzer analyzer(*device, PsaOptions{});
         std::vector<ScoredCandidate> scored;
-        TargetSpace space = generateTargetSpace(state, analyzer,
-                                                TargetSpaceOptions(), &scored);
+        TargetSpace space =
+            generateTargetSpace(state, analyzer, TargetSpaceOptions(), &scored);
         double all = std::numeric_limits<double>::infinity(),
                kept = std::numeric_limits<double>::infinity();
         for (const ScoredCandidate &c : scored)
@@ -252,8 +252,8 @@ int main(int argc, char **argv) {
               buildAnalyticCandidate(state, c.candidate);
           SimulatedEstimate e = sim.estimate(*built);
           llvm::errs() << llvm::formatv(
-              "psa {0:e} sim {1:F1} us bound {2} occ {3} {5} | {4}\n", c.latency,
-              e.totalUs, e.bound, e.occupancy.activeWarpsPerSm,
+              "psa {0:e} sim {1:F1} us bound {2} occ {3} {5} | {4}\n",
+              c.latency, e.totalUs, e.bound, e.occupancy.activeWarpsPerSm,
               c.candidate.getKey(), e.message);
         }
         llvm::json::Object a1;
@@ -261,8 +261,7 @@ int main(int argc, char **argv) {
         a1["best_us"] = all;
         a1["target_best_us"] = kept;
         a1["best1"] = std::isfinite(kept) ? all / kept : 0.0;
-        a1["target_vs_sampled_best"] =
-            std::isfinite(kept) ? best / kept : 0.0;
+        a1["target_vs_sampled_best"] = std::isfinite(kept) ? best / kept : 0.0;
         row["algorithm1"] = std::move(a1);
       }
       llvm::outs() << llvm::json::Value(std::move(row)) << "\n";

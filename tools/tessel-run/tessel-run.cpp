@@ -23,8 +23,8 @@
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/JsonFile.h"
 #include "tessel/Tuning/Measure/CudaMeasurer.h"
-#include "tessel/Tuning/Measure/MeasurerFactory.h"
 #include "tessel/Tuning/Measure/LaunchPlan.h"
+#include "tessel/Tuning/Measure/MeasurerFactory.h"
 #include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Measure/SimulatedMeasurer.h"
 #include "tessel/Tuning/ModelFile.h"
@@ -136,10 +136,10 @@ static llvm::json::Object kernelToJSON(const PlanLaunch &launch,
   llvm::json::Object kernel{
       {"module", launch.module},
       {"kernel", launch.kernel},
-      {"grid", llvm::json::Array{launch.grid[0], launch.grid[1],
-                                 launch.grid[2]}},
-      {"block", llvm::json::Array{launch.block[0], launch.block[1],
-                                  launch.block[2]}},
+      {"grid",
+       llvm::json::Array{launch.grid[0], launch.grid[1], launch.grid[2]}},
+      {"block",
+       llvm::json::Array{launch.block[0], launch.block[1], launch.block[2]}},
       {"registers", launch.resources.registers},
       {"spill_store_bytes", launch.resources.spillStoreBytes},
       {"spill_load_bytes", launch.resources.spillLoadBytes},
@@ -241,8 +241,8 @@ int main(int argc, char **argv) {
   std::string funcName = func.getSymName().str();
 
   if (!compiled) {
-    std::string pipeline = "chip=" + (chip.empty() ? deviceChip : chip) +
-                           " format=bin";
+    std::string pipeline =
+        "chip=" + (chip.empty() ? deviceChip : chip) + " format=bin";
     if (!cudaPath.empty())
       pipeline += " cuda-path=" + cudaPath;
     auto options = TesselToCudaOptions::createFromString(pipeline);
@@ -290,17 +290,16 @@ int main(int argc, char **argv) {
       {"verified", onGpu && result.isOk()},
       {"verification",
        onGpu ? "outputs compared with the unscheduled function on the CPU"
-            : "none: simulated timings only"},
+             : "none: simulated timings only"},
       {"flops", candidate.planFlops},
       {"kernels", std::move(kernels)},
   };
   if (result.isOk()) {
-    out["timing"] = llvm::json::Object{
-        {"median_us", result.timing.medianUs},
-        {"min_us", result.timing.minUs},
-        {"max_us", result.timing.maxUs},
-        {"stddev_us", result.timing.stddevUs},
-        {"repeats", result.timing.repeats}};
+    out["timing"] = llvm::json::Object{{"median_us", result.timing.medianUs},
+                                       {"min_us", result.timing.minUs},
+                                       {"max_us", result.timing.maxUs},
+                                       {"stddev_us", result.timing.stddevUs},
+                                       {"repeats", result.timing.repeats}};
     out["gflops"] = result.timing.medianUs > 0
                         ? candidate.planFlops / result.timing.medianUs / 1e3
                         : 0.0;

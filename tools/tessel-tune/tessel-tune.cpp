@@ -24,12 +24,10 @@
 #include "tessel/Tuning/Tuner/Tuner.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 #include <csignal>
 
@@ -40,7 +38,10 @@ namespace cl = llvm::cl;
 static cl::OptionCategory category("tessel-tune options");
 template <typename T>
 using Flag = cl::opt<T>;
-static TuneOptions kDefaults;
+/// A flag stored in the run's options (their defaults are the flags').
+template <typename T>
+using OptionFlag = cl::opt<T, /*ExternalStorage=*/true>;
+static TuneOptions options;
 
 static Flag<std::string> inputFile(cl::Positional, cl::desc("<model .mlir>"),
                                    cl::cat(category));
@@ -51,75 +52,90 @@ static Flag<bool> listStrategies(
     cl::desc("Print the strategies, cost models and feature sets with their "
              "options and exit"),
     cl::cat(category));
-static Flag<std::string> measure("measure", cl::init(kDefaults.measure),
-                                 cl::desc("cuda, or sim:<device> (simulated)"),
-                                 cl::cat(category));
-static Flag<std::string> strategy(
-    "strategy", cl::init(kDefaults.strategy),
+static OptionFlag<std::string>
+    measure("measure", cl::location(options.measure),
+            cl::desc("cuda, or sim:<device> (simulated)"), cl::cat(category));
+static OptionFlag<std::string> strategy(
+    "strategy", cl::location(options.strategy),
     cl::desc("Strategy and options, e.g. \"dgd window=3\" (--list-strategies)"),
     cl::cat(category));
-static Flag<std::string> costModel(
-    "cost-model", cl::desc("Cost model and options, e.g. \"xgboost "
-                           "tree-method=exact\" (default: the strategy's)"),
-    cl::cat(category));
-static Flag<std::string> features(
-    "features", cl::desc("Feature set: af, ansor or pruner (default: the "
-                         "strategy's)"),
-    cl::cat(category));
-static Flag<int64_t> trials("trials", cl::init(kDefaults.trials),
-                            cl::desc("Measurements in all"), cl::cat(category));
-static Flag<int64_t> perRound(
-    "measures-per-round",
+static OptionFlag<std::string>
+    costModel("cost-model", cl::location(options.costModel),
+              cl::desc("Cost model and options, e.g. \"xgboost "
+                       "tree-method=exact\" (default: the strategy's)"),
+              cl::cat(category));
+static OptionFlag<std::string>
+    features("features", cl::location(options.features),
+             cl::desc("Feature set: af, ansor or pruner (default: the "
+                      "strategy's)"),
+             cl::cat(category));
+static OptionFlag<int64_t> trials("trials", cl::location(options.trials),
+                                  cl::desc("Measurements in all"),
+                                  cl::cat(category));
+static OptionFlag<int64_t> perRound(
+    "measures-per-round", cl::location(options.measuresPerRound),
     cl::desc("Candidates measured per round (default: the strategy's, 64 "
              "or psa's 10)"),
     cl::cat(category));
-static Flag<std::string> scheduler("scheduler", cl::init(kDefaults.scheduler),
-                                   cl::desc("gradient or round-robin"),
-                                   cl::cat(category));
+static OptionFlag<std::string> scheduler("scheduler",
+                                         cl::location(options.scheduler),
+                                         cl::desc("gradient or round-robin"),
+                                         cl::cat(category));
 static Flag<std::string> dbPath("db", cl::init("tessel-records.db"),
                                 cl::desc("Records database (SQLite)"),
                                 cl::cat(category));
-static Flag<bool> resume("resume", cl::desc("Continue from the records of --db"),
-                         cl::cat(category));
-static Flag<int64_t> rerunId(
-    "rerun", cl::desc("Repeat run RUN of --db (its stored options and model) "
-                      "as a new run"),
-    cl::value_desc("RUN"), cl::cat(category));
-static Flag<double> timeLimit("time-limit", cl::desc("Stop after this many "
-                                                     "seconds"),
-                              cl::cat(category));
-static Flag<uint64_t> seed("seed", cl::desc("Seed"), cl::cat(category));
-static Flag<int64_t> jobs("j", cl::desc("Compile threads (default: all cores)"),
-                          cl::cat(category));
-static Flag<double> simNoise("sim-noise", cl::init(kDefaults.simNoise),
-                             cl::desc("Simulated measurement noise"),
-                             cl::cat(category));
-static Flag<std::string> simFidelity(
-    "sim-fidelity", cl::init(kDefaults.simFidelity),
+static OptionFlag<bool> resume("resume", cl::location(options.resume),
+                               cl::desc("Continue from the records of --db"),
+                               cl::cat(category));
+static Flag<int64_t>
+    rerunId("rerun",
+            cl::desc("Repeat run RUN of --db (its stored options and model) "
+                     "as a new run"),
+            cl::value_desc("RUN"), cl::cat(category));
+static OptionFlag<double> timeLimit("time-limit",
+                                    cl::location(options.timeLimit),
+                                    cl::desc("Stop after this many "
+                                             "seconds"),
+                                    cl::cat(category));
+static OptionFlag<uint64_t> seed("seed", cl::location(options.seed),
+                                 cl::desc("Seed"), cl::cat(category));
+static OptionFlag<int64_t>
+    jobs("j", cl::location(options.jobs),
+         cl::desc("Compile threads (default: all cores)"), cl::cat(category));
+static OptionFlag<double> simNoise("sim-noise", cl::location(options.simNoise),
+                                   cl::desc("Simulated measurement noise"),
+                                   cl::cat(category));
+static OptionFlag<std::string> simFidelity(
+    "sim-fidelity", cl::location(options.simFidelity),
     cl::desc("Under sim:<device>: compiled (time ptxas-compiled candidates) "
              "or analytic (time the schedule's facts, without compiling)"),
     cl::cat(category));
-static Flag<double> simTrialSeconds(
-    "sim-trial-seconds",
+static OptionFlag<double> simTrialSeconds(
+    "sim-trial-seconds", cl::location(options.simTrialSeconds),
     cl::desc("Under analytic fidelity: virtual seconds charged per trial"),
     cl::cat(category));
-static Flag<std::string> cudaPath("cuda-path", cl::desc("CUDA toolkit (ptxas)"),
-                                  cl::cat(category));
+static OptionFlag<std::string> cudaPath("cuda-path",
+                                        cl::location(options.cudaPath),
+                                        cl::desc("CUDA toolkit (ptxas)"),
+                                        cl::cat(category));
 static Flag<std::string> reportFile("report",
                                     cl::desc("Write a JSON report here"),
                                     cl::cat(category));
-static Flag<std::string> emitDir(
-    "emit", cl::desc("Write each task's best schedule as an upstream "
+static Flag<std::string>
+    emitDir("emit",
+            cl::desc("Write each task's best schedule as an upstream "
                      "transform script, and the tuned model compiled, here"),
-    cl::cat(category));
-static Flag<std::string> exportFile(
-    "export", cl::desc("Write the records of --db as JSON lines to this file "
-                       "('-' for stdout) and exit"),
-    cl::cat(category));
-static Flag<std::string> importFile(
-    "import", cl::desc("Add the JSON-lines records of this file to --db and "
-                       "exit"),
-    cl::cat(category));
+            cl::cat(category));
+static Flag<std::string>
+    exportFile("export",
+               cl::desc("Write the records of --db as JSON lines to this file "
+                        "('-' for stdout) and exit"),
+               cl::cat(category));
+static Flag<std::string>
+    importFile("import",
+               cl::desc("Add the JSON-lines records of this file to --db and "
+                        "exit"),
+               cl::cat(category));
 static Flag<bool> quiet("quiet", cl::desc("No progress lines"),
                         cl::cat(category));
 static Flag<int64_t> crashAfterTrials(
@@ -133,9 +149,9 @@ static int fail(const llvm::Twine &message) {
 }
 
 static int exportOrImport() {
-  auto db = RecordsDatabase::open(dbPath, importFile.empty()
-                                              ? RecordsDatabase::OpenMode::ReadOnly
-                                              : RecordsDatabase::OpenMode::CreateOrOpen);
+  auto db = RecordsDatabase::open(
+      dbPath, importFile.empty() ? RecordsDatabase::OpenMode::ReadOnly
+                                 : RecordsDatabase::OpenMode::CreateOrOpen);
   if (!db)
     return fail(llvm::toString(db.takeError()));
   if (!importFile.empty()) {
@@ -147,13 +163,8 @@ static int exportOrImport() {
         summary->lines, summary->added, summary->duplicates);
     return 0;
   }
-  std::string error;
-  auto output = openOutputFile(exportFile, &error);
-  if (!output)
-    return fail(error);
-  if (llvm::Error e = (*db)->exportJsonLines(output->os()))
+  if (llvm::Error e = (*db)->exportJsonLinesFile(exportFile))
     return fail(llvm::toString(std::move(e)));
-  output->keep();
   return 0;
 }
 
@@ -166,14 +177,7 @@ static TuneCallbacks makeCallbacks() {
       llvm::errs() << "tessel-tune: " << note << "\n";
     };
     callbacks.onRound = [terminal](const TuneProgress &p) {
-      double rate = p.trials / std::max(p.elapsedSeconds, 1e-9);
-      std::string line = llvm::formatv(
-          "task {0}/{1} trials {2}/{3} best {4:F1} GFLOP/s{5} elapsed {6:F0} "
-          "s ETA {7:F0} s",
-          p.taskIndex, p.taskCount, p.trials, p.budget, p.bestGflops,
-          p.simulated ? " (simulated)" : "", p.elapsedSeconds,
-          (p.budget - p.trials) / std::max(rate, 1e-9));
-      llvm::errs() << (terminal ? "\r" : "") << line
+      llvm::errs() << (terminal ? "\r" : "") << p.str()
                    << (terminal ? "\x1b[K" : "\n");
     };
   }
@@ -198,22 +202,6 @@ int main(int argc, char **argv) {
   if (!exportFile.empty() || !importFile.empty())
     return exportOrImport();
 
-  TuneOptions options;
-  options.measure = measure;
-  options.strategy = strategy;
-  options.costModel = costModel;
-  options.features = features;
-  options.trials = trials;
-  options.measuresPerRound = perRound;
-  options.scheduler = scheduler;
-  options.resume = resume;
-  options.timeLimit = timeLimit;
-  options.seed = seed;
-  options.jobs = jobs;
-  options.simNoise = simNoise;
-  options.simFidelity = simFidelity;
-  options.simTrialSeconds = simTrialSeconds;
-  options.cudaPath = cudaPath;
   if (rerunId.getNumOccurrences() == 0 && !listTasks)
     if (llvm::Error error = options.verify())
       return fail(llvm::toString(std::move(error)));
@@ -231,26 +219,25 @@ int main(int argc, char **argv) {
     if (!modelFile)
       return error.empty() ? 1 : fail(error);
     if (listTasks) {
-      ModuleOp model = modelFile->getModule();
-      auto tasks = extractTasks(model, &context);
-      if (!tasks)
-        return fail(llvm::toString(tasks.takeError()));
-      printTaskTable(llvm::outs(), *tasks);
-      return 0;
+      auto tasks = extractTasks(modelFile->getModule(), &context);
+      if (tasks)
+        printTaskTable(llvm::outs(), *tasks);
+      return tasks ? 0 : fail(llvm::toString(tasks.takeError()));
     }
   }
 
-  auto db = RecordsDatabase::open(dbPath,
-                                  RecordsDatabase::OpenMode::CreateOrOpen);
+  auto db =
+      RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::CreateOrOpen);
   if (!db)
     return fail(llvm::toString(db.takeError()));
   TuneCallbacks callbacks = makeCallbacks();
   TuneEnvironment environment;
+  if (modelFile)
+    environment.modelSource = modelFile->getSource().str();
   llvm::Expected<TuneResult> result =
-      modelFile ? (environment.modelSource = modelFile->getSource().str(),
-                   tune(modelFile->getModule(), options, **db, callbacks,
-                        environment))
-                : rerun(&context, **db, rerunId, callbacks);
+      modelFile
+          ? tune(modelFile->getModule(), options, **db, callbacks, environment)
+          : rerun(&context, **db, rerunId, callbacks);
   if (llvm::sys::Process::StandardErrIsDisplayed() && !quiet)
     llvm::errs() << "\n";
   if (!result)
@@ -258,8 +245,8 @@ int main(int argc, char **argv) {
   result->printSummary(llvm::outs());
 
   if (!emitDir.empty() && modelFile) {
-    if (llvm::Error e = emitTunedModel(modelFile->getModule(), *result, dbPath,
-                                       emitDir))
+    if (llvm::Error e =
+            emitTunedModel(modelFile->getModule(), *result, dbPath, emitDir))
       return fail(llvm::toString(std::move(e)));
     if (!quiet)
       llvm::errs() << "tessel-tune: best schedules and the compiled model in "

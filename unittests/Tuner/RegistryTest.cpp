@@ -18,8 +18,8 @@ struct SampleOptions : ComponentOptions {
   Option<int> count{*this, "count", 8, "How many", {1, 64}};
   Option<double> share{*this, "share", 0.25, "A share", {0, 1}};
   Option<bool> flag{*this, "flag", false, "A switch"};
-  Option<std::string> mode{*this, "mode", "fast", "A mode", {},
-                           {"fast", "slow"}};
+  Option<std::string> mode{*this,    "mode", "fast",
+                           "A mode", {},     {"fast", "slow"}};
   Option<std::string> path{*this, "path", "", "A file"};
 };
 
@@ -61,7 +61,8 @@ TEST(RegistryTest, ErrorsNameTheOptionAndWhatIsAllowed) {
             "thing 'sample': count=0 is out of range: 1 to 64");
   EXPECT_EQ(parseError("share=1.5"),
             "thing 'sample': share=1.5 is out of range: 0 to 1");
-  EXPECT_EQ(parseError("share=abc"), "thing 'sample': share=abc is not a number");
+  EXPECT_EQ(parseError("share=abc"),
+            "thing 'sample': share=abc is not a number");
   EXPECT_EQ(parseError("flag=maybe"),
             "thing 'sample': flag=maybe is not a boolean (true or false)");
   EXPECT_EQ(parseError("mode=medium"),
@@ -91,8 +92,8 @@ TEST(RegistryTest, StrategySpecsResolveToCanonicalForm) {
                               "threads=1 tree-method=hist");
   EXPECT_EQ(specs->features, "ansor");
   // A canonical spec resolves to itself.
-  auto again = resolveStrategySpecs(specs->strategy, specs->costModel,
-                                    specs->features);
+  auto again =
+      resolveStrategySpecs(specs->strategy, specs->costModel, specs->features);
   ASSERT_TRUE(static_cast<bool>(again));
   EXPECT_EQ(again->strategy, specs->strategy);
   EXPECT_EQ(again->costModel, specs->costModel);

@@ -60,7 +60,8 @@ public:
       MeasureResult result;
       result.key = candidate.key;
       result.simulated = true;
-      result.timing = TimingStats::fromSamples({fakeMicroseconds(candidate.key)});
+      result.timing =
+          TimingStats::fromSamples({fakeMicroseconds(candidate.key)});
       results.push_back(result);
       ++measured;
     }
@@ -88,7 +89,8 @@ protected:
     llvm::sys::fs::remove(dbPath);
     auto opened =
         RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::CreateOrOpen);
-    ASSERT_TRUE(static_cast<bool>(opened)) << llvm::toString(opened.takeError());
+    ASSERT_TRUE(static_cast<bool>(opened))
+        << llvm::toString(opened.takeError());
     db = std::move(*opened);
     options.simFidelity = "analytic";
     options.trials = 24;
@@ -163,8 +165,8 @@ TEST_F(TuneTest, RecordsEveryMeasurementAndTheBest) {
       *records, [](const MeasurementRecord &r) { return r.trial == 0; });
   ASSERT_NE(baseline, records->end());
   EXPECT_DOUBLE_EQ(task.defaultLatencyUs, baseline->timing.medianUs);
-  auto best = db->getBestRecord(result->tasks.front().workloadKey,
-                                result->target);
+  auto best =
+      db->getBestRecord(result->tasks.front().workloadKey, result->target);
   ASSERT_TRUE(static_cast<bool>(best));
 
   // The run stores its resolved options and the model.
@@ -232,8 +234,8 @@ public:
 };
 
 struct FixedSampleOptions : ComponentOptions {
-  Option<int> rounds{*this, "rounds", 1, "Rounds before the task is done",
-                     {1, 100}};
+  Option<int> rounds{
+      *this, "rounds", 1, "Rounds before the task is done", {1, 100}};
 };
 
 StrategyInfo getFixedSampleStrategyInfo() {

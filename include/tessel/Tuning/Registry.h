@@ -24,15 +24,15 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cassert>
 
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -150,8 +150,9 @@ struct ComponentInfo {
   std::string name;
   std::string summary;
   /// Options holding their defaults.
-  std::function<std::unique_ptr<ComponentOptions>()> createOptions =
-      [] { return std::make_unique<NoOptions>(); };
+  std::function<std::unique_ptr<ComponentOptions>()> createOptions = [] {
+    return std::make_unique<NoOptions>();
+  };
 };
 
 /// A parsed spec: the component and its options.
@@ -160,6 +161,9 @@ struct ParsedSpec {
   const InfoT *info = nullptr;
   std::unique_ptr<ComponentOptions> options;
 };
+
+/// A number as a user would write it in an option: 0.05, 64, 1e-06.
+std::string formatOptionNumber(double value);
 
 /// Splits `spec` into the name and the option text ("evolutionary
 /// population=64" -> "evolutionary", "population=64"); "name{a=1}" is

@@ -17,16 +17,22 @@ namespace {
 /// The options of `xgboost` (XGBoostCostModelOptions).
 struct XGBoostOptions : ComponentOptions {
   Option<std::string> treeMethod{
-      *this, "tree-method", "hist",
-      "XGBoost's tree_method (exact: TVM's effective choice)",
-      {}, {"hist", "exact", "approx"}};
+      *this,  "tree-method",
+      "hist", "XGBoost's tree_method (exact: TVM's effective choice)",
+      {},     {"hist", "exact", "approx"}};
   Option<std::string> objective{
-      *this, "objective", "auto",
+      *this,
+      "objective",
+      "auto",
       "regression (Ansor's weighted squared error), rank (pairwise), or "
       "auto: rank for strategies that rank (psa), else regression",
-      {}, {"auto", "regression", "rank"}};
-  Option<int> threads{*this, "threads", 1,
-                      "XGBoost threads (1 trains reproducibly)", {1, 1024}};
+      {},
+      {"auto", "regression", "rank"}};
+  Option<int> threads{*this,
+                      "threads",
+                      1,
+                      "XGBoost threads (1 trains reproducibly)",
+                      {1, 1024}};
   Option<std::string> init{
       *this, "init", "",
       "Continue boosting from this saved model (e.g. of another device)"};

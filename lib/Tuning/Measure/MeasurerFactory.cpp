@@ -18,9 +18,8 @@ tessel::createMeasurer(llvm::StringRef spec, const MeasurerOptions &options) {
     auto device = findDevice(deviceId);
     if (!device)
       return device.takeError();
-    created.measurer =
-        std::make_unique<SimulatedMeasurer>(*device, options.seed,
-                                            options.simNoise);
+    created.measurer = std::make_unique<SimulatedMeasurer>(
+        *device, options.seed, options.simNoise);
     created.device = std::move(*device);
     return created;
   }

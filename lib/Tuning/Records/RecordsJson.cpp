@@ -13,6 +13,9 @@
 
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
 #include "RunColumns.h"
 #include "Sqlite.h"
 
@@ -390,4 +393,16 @@ Expected<ImportSummary> RecordsDatabase::importJsonLinesFile(StringRef path) {
         buffer.getError(),
         path + ": cannot read: " + buffer.getError().message());
   return importJsonLines((*buffer)->getBuffer(), path);
+}
+
+llvm::Error RecordsDatabase::exportJsonLinesFile(llvm::StringRef path) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(path, &error);
+  if (!output)
+    return llvm::createStringError(error);
+  if (llvm::Error e = exportJsonLines(output->os()))
+    return e;
+  output->keep();
+  return llvm::Error::success();
 }

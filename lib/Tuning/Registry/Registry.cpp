@@ -33,8 +33,7 @@ ComponentOptions::OptionBase::OptionBase(ComponentOptions &parent,
   parent.options.push_back(this);
 }
 
-/// A number as the user would write it: 0.05, 64, 1e-06.
-static std::string formatNumber(double value) {
+std::string tessel::formatOptionNumber(double value) {
   if (std::isfinite(value) && value == std::floor(value) &&
       std::fabs(value) < 1e15)
     return std::to_string(static_cast<int64_t>(value));
@@ -47,11 +46,12 @@ std::string ComponentOptions::OptionBase::describeAllowed() const {
   if (!choices.empty())
     return llvm::join(choices, ", ");
   if (range.min && range.max)
-    return formatNumber(*range.min) + " to " + formatNumber(*range.max);
+    return formatOptionNumber(*range.min) + " to " +
+           formatOptionNumber(*range.max);
   if (range.min)
-    return "at least " + formatNumber(*range.min);
+    return "at least " + formatOptionNumber(*range.min);
   if (range.max)
-    return "at most " + formatNumber(*range.max);
+    return "at most " + formatOptionNumber(*range.max);
   return "";
 }
 
@@ -61,7 +61,7 @@ static std::string checkRange(const ComponentOptions::OptionBase &option,
                               const ComponentOptions::Range &range) {
   if ((range.min && value < *range.min) || (range.max && value > *range.max) ||
       std::isnan(value))
-    return option.getName().str() + "=" + formatNumber(value) +
+    return option.getName().str() + "=" + formatOptionNumber(value) +
            " is out of range: " + option.describeAllowed();
   return "";
 }
@@ -181,8 +181,8 @@ tokenize(llvm::StringRef text) {
     std::optional<std::string> value;
     if (i < text.size() && text[i] == '=') {
       ++i;
-      if (i < text.size() && (text[i] == '\'' || text[i] == '"' ||
-                              text[i] == '{')) {
+      if (i < text.size() &&
+          (text[i] == '\'' || text[i] == '"' || text[i] == '{')) {
         char close = text[i] == '{' ? '}' : text[i];
         size_t end = text.find(close, i + 1);
         if (end == llvm::StringRef::npos)
@@ -241,7 +241,8 @@ static std::vector<ComponentOptions::OptionBase *>
 getSorted(const ComponentOptions &options) {
   std::vector<ComponentOptions::OptionBase *> sorted(
       options.getOptions().begin(), options.getOptions().end());
-  llvm::sort(sorted, [](auto *a, auto *b) { return a->getName() < b->getName(); });
+  llvm::sort(sorted,
+             [](auto *a, auto *b) { return a->getName() < b->getName(); });
   return sorted;
 }
 
@@ -255,8 +256,7 @@ void ComponentOptions::print(llvm::raw_ostream &os) const {
       " ");
 }
 
-void ComponentOptions::printHelp(llvm::raw_ostream &os,
-                                 unsigned indent) const {
+void ComponentOptions::printHelp(llvm::raw_ostream &os, unsigned indent) const {
   size_t width = 0;
   for (OptionBase *option : options)
     width = std::max(width, option->getName().size());
@@ -304,7 +304,8 @@ llvm::Error tessel::parseComponentOptions(ComponentOptions &options,
                                           llvm::StringRef optionText,
                                           llvm::StringRef what) {
   if (llvm::Error error = options.parse(optionText))
-    return llvm::createStringError(what + ": " + llvm::toString(std::move(error)));
+    return llvm::createStringError(what + ": " +
+                                   llvm::toString(std::move(error)));
   if (std::string invalid = options.check(); !invalid.empty())
     return llvm::createStringError(what + ": " + invalid);
   return llvm::Error::success();

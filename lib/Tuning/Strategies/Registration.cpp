@@ -88,8 +88,7 @@ tessel::createStrategy(const StrategySpecs &specs,
       return llvm::createStringError(llvm::formatv(
           "cost model '{0}' has feature width {1}, but the '{2}' features "
           "have {3}",
-          specs.costModel, *width, (*features)->name(),
-          (*features)->width()));
+          specs.costModel, *width, (*features)->name(), (*features)->width()));
     environment.features = std::move(*features);
     environment.costModel = std::move(*model);
   }
@@ -117,4 +116,3 @@ void tessel::printTunerComponents(llvm::raw_ostream &os) {
   for (const FeatureSetInfo *info : getFeatureSetRegistry().getAll())
     printComponentHelp(os, *info);
 }
-

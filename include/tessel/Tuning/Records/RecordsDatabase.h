@@ -231,6 +231,9 @@ public:
   /// Writes one self-contained JSON object per measurement, one a line, in
   /// the order they were recorded (format: docs/RecordsDatabase.md).
   llvm::Error exportJsonLines(llvm::raw_ostream &os);
+  /// exportJsonLines() into the file `path` ("-": standard output), written
+  /// whole or not at all.
+  llvm::Error exportJsonLinesFile(llvm::StringRef path);
   /// Adds the measurements of exportJsonLines() text, with their runs, tasks,
   /// sketches and configs; measurements already present are skipped, so
   /// importing twice adds nothing. All or nothing: a malformed line fails

@@ -91,9 +91,8 @@ void DgdSearch::noImprovement() {
   ranked = false;
   ++hops;
   if (hops > options.maxHops) {
-    events.push_back(
-        {DgdEvent::LocalOptimum, current.value_or(0), hops - 1,
-         currentPerformance});
+    events.push_back({DgdEvent::LocalOptimum, current.value_or(0), hops - 1,
+                      currentPerformance});
     maybeRetrain();
     current.reset();
     hops = 1;
@@ -133,8 +132,9 @@ bool DgdSearch::buildRanking() {
   ranking.clear();
   for (auto [point, score] : llvm::zip(unmeasured, scores))
     ranking.push_back({std::isfinite(score) ? score : 0.0, point});
-  std::stable_sort(ranking.begin(), ranking.end(),
-                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::stable_sort(
+      ranking.begin(), ranking.end(),
+      [](const auto &a, const auto &b) { return a.first > b.first; });
   position = 0;
   ranked = true;
   double top = ranking.empty() ? 0.0 : ranking.front().first;
@@ -147,8 +147,8 @@ bool DgdSearch::buildRanking() {
 std::vector<DgdSearch::PointId> DgdSearch::next(int max) {
   if (!started) {
     started = true;
-    initLeft = std::max<int>(
-        0, options.initialSamples - static_cast<int>(measured.size()));
+    initLeft = std::max<int>(0, options.initialSamples -
+                                    static_cast<int>(measured.size()));
   }
   // A batch that was never reported: its points count as failed.
   if (phase == Phase::AwaitStart || phase == Phase::AwaitWindow ||
@@ -204,7 +204,8 @@ std::vector<DgdSearch::PointId> DgdSearch::next(int max) {
         double bestValue = -1;
         for (auto [point, value] : measured)
           if (!usedStarts.contains(point) &&
-              (value > bestValue || (value == bestValue && best && point < *best))) {
+              (value > bestValue ||
+               (value == bestValue && best && point < *best))) {
             best = point;
             bestValue = value;
           }

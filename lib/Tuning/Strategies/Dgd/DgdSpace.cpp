@@ -97,17 +97,17 @@ TileVectorSpace::TileVectorSpace(const SearchSpace &space, bool hopUnroll,
       coordinates.push_back({static_cast<int>(loop), level, divisors});
   }
   if (hopUnroll)
-    coordinates.push_back(
-        {-1, 0, SmallVector<int64_t>(std::begin(kUnrollValues),
-                                     std::end(kUnrollValues))});
+    coordinates.push_back({-1, 0,
+                           SmallVector<int64_t>(std::begin(kUnrollValues),
+                                                std::end(kUnrollValues))});
 }
 
 std::optional<SmallVector<unsigned>>
 TileVectorSpace::getIndices(ConfigAttr config) const {
   SmallVector<unsigned> indices;
   for (const Coordinate &c : coordinates) {
-    int64_t value = c.loop < 0 ? config.getUnroll()
-                               : config.getLoopTiles(c.loop)[c.level];
+    int64_t value =
+        c.loop < 0 ? config.getUnroll() : config.getLoopTiles(c.loop)[c.level];
     auto it = llvm::find(c.values, value);
     if (it == c.values.end())
       return std::nullopt;
@@ -116,8 +116,8 @@ TileVectorSpace::getIndices(ConfigAttr config) const {
   return indices;
 }
 
-std::optional<ConfigAttr>
-TileVectorSpace::toConfig(ArrayRef<unsigned> indices, ConfigAttr like) const {
+std::optional<ConfigAttr> TileVectorSpace::toConfig(ArrayRef<unsigned> indices,
+                                                    ConfigAttr like) const {
   const LoopNest &nest = space->getLoopNest();
   SmallVector<SmallVector<int64_t>> tiles = getTileVectors(like);
   int64_t unroll = like.getUnroll();

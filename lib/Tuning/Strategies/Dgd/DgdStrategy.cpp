@@ -60,8 +60,8 @@ const FeatureVector &DgdStrategy::getFeatures(TaskData &task, unsigned id) {
     FailureOr<std::vector<float>> f =
         features->extract(task.state->task->getTargetOp(),
                           task.state->consumers, c.sketch, c.config, device);
-    cached = succeeded(f) ? std::move(*f)
-                          : FeatureVector(features->width(), 0.0f);
+    cached =
+        succeeded(f) ? std::move(*f) : FeatureVector(features->width(), 0.0f);
   }
   return cached;
 }
@@ -139,13 +139,11 @@ DgdStrategy::TaskData &DgdStrategy::getTask(TaskSearchState &state) {
   return task;
 }
 
-std::vector<Candidate> DgdStrategy::propose(TaskSearchState &state,
-                                            int count) {
+std::vector<Candidate> DgdStrategy::propose(TaskSearchState &state, int count) {
   if (!startTime)
     startTime = clock();
   TaskData &task = getTask(state);
-  if (options.timeLimit > 0 &&
-      clock() - *startTime >= options.timeLimit)
+  if (options.timeLimit > 0 && clock() - *startTime >= options.timeLimit)
     return {};
   std::vector<Candidate> batch;
   task.proposed.clear();
@@ -205,55 +203,88 @@ namespace {
 /// The options of `dgd` (DgdOptions), in the registry's syntax.
 struct DgdStrategyOptions : ComponentOptions {
   DgdOptions defaults;
-  Option<int> initialSamples{*this, "initial-samples", defaults.initialSamples,
+  Option<int> initialSamples{*this,
+                             "initial-samples",
+                             defaults.initialSamples,
                              "Random samples that seed the model",
                              {0, std::nullopt}};
-  Option<int> window{*this, "window", defaults.window,
-                     "Candidates measured per window", {1, std::nullopt}};
-  Option<double> scoreRatio{
-      *this, "score-ratio", defaults.scoreRatio,
-      "Early stop under this fraction of the top score", {0, std::nullopt}};
+  Option<int> window{*this,
+                     "window",
+                     defaults.window,
+                     "Candidates measured per window",
+                     {1, std::nullopt}};
+  Option<double> scoreRatio{*this,
+                            "score-ratio",
+                            defaults.scoreRatio,
+                            "Early stop under this fraction of the top score",
+                            {0, std::nullopt}};
   Option<double> measureRatio{
-      *this, "measure-ratio", defaults.measureRatio,
+      *this,
+      "measure-ratio",
+      defaults.measureRatio,
       "Early stop under this fraction of the best measurement",
       {0, std::nullopt}};
-  Option<int> maxHops{*this, "max-hops", defaults.maxHops,
-                      "Largest hop radius", {1, std::nullopt}};
+  Option<int> maxHops{*this,
+                      "max-hops",
+                      defaults.maxHops,
+                      "Largest hop radius",
+                      {1, std::nullopt}};
   Option<std::string> scoreStop{
-      *this, "score-stop", defaults.scoreStop,
+      *this,
+      "score-stop",
+      defaults.scoreStop,
       "prefix: measure the window's candidates above the score threshold; "
       "all: stop if any is under it",
-      {}, {"prefix", "all"}};
+      {},
+      {"prefix", "all"}};
   Option<std::string> bestMeasured{
-      *this, "best-measured", defaults.bestMeasured,
+      *this,
+      "best-measured",
+      defaults.bestMeasured,
       "running (best so far) or window (last window's best)",
-      {}, {"running", "window"}};
+      {},
+      {"running", "window"}};
   Option<std::string> start{
-      *this, "start", defaults.start,
+      *this,
+      "start",
+      defaults.start,
       "random (new random point) or best (best unused measured point) at "
       "each start",
-      {}, {"random", "best"}};
+      {},
+      {"random", "best"}};
   Option<std::string> retrain{
-      *this, "retrain", defaults.retrain,
-      "move (after each move and local optimum) or window", {},
+      *this,
+      "retrain",
+      defaults.retrain,
+      "move (after each move and local optimum) or window",
+      {},
       {"move", "window"}};
   Option<int64_t> budget{
-      *this, "budget", defaults.budget,
+      *this,
+      "budget",
+      defaults.budget,
       "Measurements per task, 0 for no limit beyond the run's trials",
       {0, std::nullopt}};
   Option<bool> initialCount{*this, "initial-count", defaults.initialCount,
                             "The initial samples count toward the budget"};
-  Option<int64_t> maxStarts{*this, "max-starts", defaults.maxStarts,
+  Option<int64_t> maxStarts{*this,
+                            "max-starts",
+                            defaults.maxStarts,
                             "Descents before stopping, 0 for no limit",
                             {0, std::nullopt}};
-  Option<double> timeLimit{*this, "time-limit", defaults.timeLimit,
+  Option<double> timeLimit{*this,
+                           "time-limit",
+                           defaults.timeLimit,
                            "Seconds of search, 0 for no limit",
                            {0, std::nullopt}};
   Option<std::string> vectorWidths{
-      *this, "vector-widths", defaults.vectorWidths,
+      *this,
+      "vector-widths",
+      defaults.vectorWidths,
       "keep (the width hopped from, narrowed to fit) or widest (the widest "
       "that fits) after each hop",
-      {}, {"keep", "widest"}};
+      {},
+      {"keep", "widest"}};
   Option<bool> hopUnroll{*this, "hop-unroll", defaults.hopUnroll,
                          "Hop the auto-unroll knob too"};
 

@@ -44,20 +44,20 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
 
   // Initial population: fresh samples and the best measured schedules.
   std::vector<Candidate> population;
-  int fromMeasured = static_cast<int>(options.populationSize *
-                                      options.measuredRatio);
+  int fromMeasured =
+      static_cast<int>(options.populationSize * options.measuredRatio);
   std::vector<const Trial *> measured;
   for (const Trial &trial : state.trials)
     if (trial.result.isOk())
       measured.push_back(&trial);
-  std::sort(measured.begin(), measured.end(),
-            [](const Trial *a, const Trial *b) { return a->gflops > b->gflops; });
-  for (const Trial *trial :
-       llvm::ArrayRef(measured).take_front(fromMeasured))
+  std::sort(
+      measured.begin(), measured.end(),
+      [](const Trial *a, const Trial *b) { return a->gflops > b->gflops; });
+  for (const Trial *trial : llvm::ArrayRef(measured).take_front(fromMeasured))
     population.push_back(trial->candidate);
-  for (int tries = 0; static_cast<int>(population.size()) <
-                          options.populationSize &&
-                      tries < 4 * options.populationSize;
+  for (int tries = 0;
+       static_cast<int>(population.size()) < options.populationSize &&
+       tries < 4 * options.populationSize;
        ++tries)
     if (std::optional<Candidate> c = sampleCandidate(state))
       population.push_back(*c);
@@ -107,8 +107,9 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
   std::vector<std::pair<double, Candidate>> ranked;
   for (auto &entry : pool)
     ranked.push_back(entry.second);
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const auto &a, const auto &b) { return a.first > b.first; });
   int randomCount = static_cast<int>(count * options.epsilonGreedy + 0.5);
   std::vector<Candidate> batch;
   if (options.diversityRatio >= 1) {
@@ -137,29 +138,45 @@ namespace {
 /// The options of `evolutionary`, in the registry's syntax.
 struct EvolutionaryStrategyOptions : ComponentOptions {
   EvolutionaryOptions defaults;
-  Option<int> population{*this, "population", defaults.populationSize,
-                         "Population size", {1, std::nullopt}};
-  Option<int> generations{*this, "generations", defaults.generations,
+  Option<int> population{*this,
+                         "population",
+                         defaults.populationSize,
+                         "Population size",
+                         {1, std::nullopt}};
+  Option<int> generations{*this,
+                          "generations",
+                          defaults.generations,
                           "Generations of mutation per round",
                           {0, std::nullopt}};
-  Option<double> mutationProbability{
-      *this, "mutation-probability", defaults.mutationProbability,
-      "Chance that a selected parent is mutated", {0, 1}};
+  Option<double> mutationProbability{*this,
+                                     "mutation-probability",
+                                     defaults.mutationProbability,
+                                     "Chance that a selected parent is mutated",
+                                     {0, 1}};
   Option<double> tileMutationWeight{
-      *this, "tile-mutation-weight", defaults.tileMutationWeight,
+      *this,
+      "tile-mutation-weight",
+      defaults.tileMutationWeight,
       "Chance that a mutation changes tile sizes rather than the unroll knob "
       "(TVM: 0.9)",
       {0, 1}};
   Option<double> epsilonGreedy{
-      *this, "epsilon-greedy", defaults.epsilonGreedy,
+      *this,
+      "epsilon-greedy",
+      defaults.epsilonGreedy,
       "Share of each batch drawn at random instead of by the model (Ansor: "
       "0.05)",
       {0, 1}};
   Option<double> measuredRatio{
-      *this, "measured-ratio", defaults.measuredRatio,
-      "Share of the initial population taken from the best measured", {0, 1}};
+      *this,
+      "measured-ratio",
+      defaults.measuredRatio,
+      "Share of the initial population taken from the best measured",
+      {0, 1}};
   Option<double> diversityFilter{
-      *this, "diversity-filter", defaults.diversityRatio,
+      *this,
+      "diversity-filter",
+      defaults.diversityRatio,
       "Pick the model's part of a batch for knob diversity among this many "
       "times its size best candidates (AutoTVM's filter; 0: off, Ansor)",
       {0, std::nullopt}};
@@ -168,7 +185,7 @@ struct EvolutionaryStrategyOptions : ComponentOptions {
     if (diversityFilter != 0 && diversityFilter < 1)
       return llvm::formatv("diversity-filter={0} is out of range: 0 (off) or "
                            "at least 1",
-                           diversityFilter.getValue())
+                           formatOptionNumber(diversityFilter))
           .str();
     return "";
   }

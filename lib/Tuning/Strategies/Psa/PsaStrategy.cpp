@@ -5,17 +5,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Strategies/Psa/PsaStrategy.h"
-#include "tessel/Tuning/Tuner/TrainingRecords.h"
-#include "tessel/Tuning/CostModel/RandomCostModel.h"
 #include "tessel/Tuning/CostModel/XGBoostCostModel.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
 #include "tessel/Tuning/Strategies/Psa/TargetSpace.h"
+#include "tessel/Tuning/Tuner/TrainingRecords.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <numeric>
@@ -37,8 +34,7 @@ public:
 
   std::string name() const override { return "psa"; }
   std::vector<Candidate> propose(TaskSearchState &state, int count) override;
-  llvm::Error observe(TaskSearchState &state,
-                      ArrayRef<Trial> trials) override;
+  llvm::Error observe(TaskSearchState &state, ArrayRef<Trial> trials) override;
 
 private:
   /// The target space of `state`'s task, regenerated every
@@ -108,12 +104,12 @@ void PsaStrategy::retrain() {
     return;
   llvm::Error error = llvm::Error::success();
   if (auto *xgb = dynamic_cast<XGBoostCostModel *>(model.get()))
-    error = xgb->trainGrouped(records.features, records.throughputs,
-                              records.tasks);
+    error =
+        xgb->trainGrouped(records.features, records.throughputs, records.tasks);
   else
-    error = model->train(
-        records.features,
-        normalizeThroughputs(records.throughputs, records.tasks));
+    error =
+        model->train(records.features,
+                     normalizeThroughputs(records.throughputs, records.tasks));
   if (error) {
     llvm::consumeError(std::move(error));
     return;
@@ -134,11 +130,11 @@ PsaStrategy::rankByModel(TaskSearchState &state, TargetSpace &space) {
   for (const Trial &trial : state.trials)
     if (trial.result.isOk())
       measured.push_back(&trial);
-  std::stable_sort(measured.begin(), measured.end(),
-                   [](const Trial *a, const Trial *b) {
-                     return a->gflops > b->gflops;
-                   });
-  size_t fromMeasured = static_cast<size_t>(population.size() * p.measuredShare);
+  std::stable_sort(
+      measured.begin(), measured.end(),
+      [](const Trial *a, const Trial *b) { return a->gflops > b->gflops; });
+  size_t fromMeasured =
+      static_cast<size_t>(population.size() * p.measuredShare);
   for (const Trial *trial : ArrayRef(measured).take_front(fromMeasured))
     population.push_back(trial->candidate);
 
@@ -180,17 +176,16 @@ PsaStrategy::rankByModel(TaskSearchState &state, TargetSpace &space) {
   std::vector<std::pair<double, Candidate>> ranked;
   for (auto &entry : pool)
     ranked.push_back(entry.second);
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::stable_sort(
+      ranked.begin(), ranked.end(),
+      [](const auto &a, const auto &b) { return a.first > b.first; });
   return ranked;
 }
 
-std::vector<Candidate> PsaStrategy::propose(TaskSearchState &state,
-                                            int count) {
+std::vector<Candidate> PsaStrategy::propose(TaskSearchState &state, int count) {
   retrain();
   TargetSpace &space = getTargetSpace(state);
-  int randomCount =
-      static_cast<int>(count * options.epsilonGreedy + 0.5);
+  int randomCount = static_cast<int>(count * options.epsilonGreedy + 0.5);
   std::vector<Candidate> batch;
   auto take = [&](const Candidate &c) {
     if (static_cast<int>(batch.size()) >= count - randomCount)
@@ -219,53 +214,63 @@ std::vector<Candidate> PsaStrategy::propose(TaskSearchState &state,
   return batch;
 }
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "strategy psa: " + message);
-}
-
-
 namespace {
 /// The options of `psa` (PrunerOptions), in the registry's syntax.
 struct PsaStrategyOptions : ComponentOptions {
   PrunerOptions defaults;
-  Option<int> targetSize{*this, "target-size", defaults.targetSpace.size,
+  Option<int> targetSize{*this,
+                         "target-size",
+                         defaults.targetSpace.size,
                          "Candidates of lowest PSA latency kept in a target "
                          "space",
                          {1, std::nullopt}};
   Option<double> unprunedShare{
-      *this, "unpruned-share", defaults.targetSpace.unprunedShare,
+      *this,
+      "unpruned-share",
+      defaults.targetSpace.unprunedShare,
       "Share of unpruned random samples in a target space (below 1)",
       {0, std::nullopt}};
-  Option<int> samples{*this, "samples", defaults.targetSpace.samples,
+  Option<int> samples{*this,
+                      "samples",
+                      defaults.targetSpace.samples,
                       "Random samples that start a target space",
                       {1, std::nullopt}};
-  Option<int> generations{*this, "generations",
+  Option<int> generations{*this,
+                          "generations",
                           defaults.targetSpace.generations,
                           "Generations of PSA-driven evolution",
                           {0, std::nullopt}};
-  Option<int> regenerateEvery{*this, "regenerate-every",
+  Option<int> regenerateEvery{*this,
+                              "regenerate-every",
                               defaults.regenerateEvery,
                               "Rounds of a task between two target spaces",
                               {1, std::nullopt}};
-  Option<int> modelGenerations{*this, "model-generations",
+  Option<int> modelGenerations{*this,
+                               "model-generations",
                                defaults.modelGenerations,
                                "Generations of model-guided mutation per round",
                                {0, std::nullopt}};
   Option<double> measuredShare{
-      *this, "measured-share", defaults.measuredShare,
+      *this,
+      "measured-share",
+      defaults.measuredShare,
       "Share of the round's population taken from the best measured (below "
       "1)",
       {0, std::nullopt}};
-  Option<double> epsilon{*this, "epsilon", defaults.epsilonGreedy,
+  Option<double> epsilon{*this,
+                         "epsilon",
+                         defaults.epsilonGreedy,
                          "Share of each batch drawn at random (below 1)",
                          {0, std::nullopt}};
   Option<double> mutationProbability{
-      *this, "mutation-probability", defaults.mutationProbability,
-      "Chance that a child of the model-guided mutation is mutated", {0, 1}};
-  Option<std::string> form{*this, "form", "paper",
-                           "PSA formulas: paper or code", {},
-                           {"paper", "code"}};
+      *this,
+      "mutation-probability",
+      defaults.mutationProbability,
+      "Chance that a child of the model-guided mutation is mutated",
+      {0, 1}};
+  Option<std::string> form{*this,   "form",
+                           "paper", "PSA formulas: paper or code",
+                           {},      {"paper", "code"}};
   Option<std::string> disable{
       *this, "disable", "",
       "PSA penalties to switch off (comma-separated: alpha, reg, warp, "
@@ -285,7 +290,7 @@ struct PsaStrategyOptions : ComponentOptions {
           {"measured-share", measuredShare}})
       if (share >= 1)
         return llvm::formatv("{0}={1} is out of range: 0 to below 1", name,
-                             share)
+                             formatOptionNumber(share))
             .str();
     llvm::Expected<PsaPenalties> penalties =
         PsaPenalties::parseDisabled(disable.getValue());
@@ -298,7 +303,8 @@ struct PsaStrategyOptions : ComponentOptions {
   PrunerOptions get() const {
     PrunerOptions p;
     p.psa.form = llvm::cantFail(parsePsaForm(form.getValue()));
-    p.psa.penalties = llvm::cantFail(PsaPenalties::parseDisabled(disable.getValue()));
+    p.psa.penalties =
+        llvm::cantFail(PsaPenalties::parseDisabled(disable.getValue()));
     p.psa.capBlockWarps = !uncappedWarps;
     p.prune = prune;
     p.targetSpace.size = targetSize;
@@ -328,9 +334,9 @@ StrategyInfo tessel::getPsaStrategyInfo() {
       -> llvm::Expected<std::unique_ptr<SearchStrategy>> {
     PrunerOptions p = static_cast<const PsaStrategyOptions &>(options).get();
     if (p.prune)
-      if (llvm::Error error = PsaParameters::fromDevice(environment.device,
-                                                        p.psa.form)
-                                  .verify())
+      if (llvm::Error error =
+              PsaParameters::fromDevice(environment.device, p.psa.form)
+                  .verify())
         return llvm::createStringError(
             "strategy 'psa': " + llvm::toString(std::move(error)) +
             " (device '" + environment.device.id + "')");

@@ -60,10 +60,10 @@ bool tessel::canBeResident(const TaskSearchState &state,
   const SearchSpace &space = state.spaces[candidate.space];
   int64_t threads = getThreadsPerBlock(candidate.sketch, candidate.config,
                                        space.getLoopNest());
-  Occupancy occupancy = computeOccupancy(
-      space.getDevice(), threads,
-      space.estimateRegisters(candidate.config).total(),
-      space.getSharedMemoryBytes(candidate.config));
+  Occupancy occupancy =
+      computeOccupancy(space.getDevice(), threads,
+                       space.estimateRegisters(candidate.config).total(),
+                       space.getSharedMemoryBytes(candidate.config));
   return occupancy.canLaunch();
 }
 
@@ -71,9 +71,8 @@ llvm::Expected<double> tessel::getPsaLatency(const StaticAnalyzer &analyzer,
                                              TaskSearchState &state,
                                              const Candidate &candidate) {
   SmallVector<linalg::LinalgOp> consumers(state.consumers);
-  llvm::Expected<PsaEstimate> estimate =
-      analyzer.analyze(state.task->getTargetOp(), consumers, candidate.sketch,
-                       candidate.config);
+  llvm::Expected<PsaEstimate> estimate = analyzer.analyze(
+      state.task->getTargetOp(), consumers, candidate.sketch, candidate.config);
   if (!estimate)
     return estimate.takeError();
   return estimate->latency;
@@ -110,8 +109,7 @@ TargetSpace tessel::generateTargetSpace(TaskSearchState &state,
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return scored[a].latency < scored[b].latency;
     });
-    order.resize(std::min<size_t>(order.size(),
-                                  std::max(1, options.size)));
+    order.resize(std::min<size_t>(order.size(), std::max(1, options.size)));
     std::vector<Candidate> parents;
     for (size_t i : order)
       parents.push_back(scored[i].candidate);

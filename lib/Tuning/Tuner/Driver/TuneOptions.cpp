@@ -77,20 +77,13 @@ llvm::Error TuneOptions::resolve() {
 
 llvm::json::Object TuneOptions::toJSON() const {
   return llvm::json::Object{
-      {"measure", measure},
-      {"sim_fidelity", simFidelity},
-      {"sim_noise", simNoise},
-      {"sim_trial_seconds", simTrialSeconds},
-      {"trials", trials},
-      {"measures_per_round", measuresPerRound},
-      {"time_limit", timeLimit},
-      {"seed", static_cast<int64_t>(seed)},
-      {"scheduler", scheduler},
-      {"strategy", strategy},
-      {"cost_model", costModel},
-      {"features", features},
-      {"resume", resume},
-      {"jobs", jobs},
+      {"measure", measure},      {"sim_fidelity", simFidelity},
+      {"sim_noise", simNoise},   {"sim_trial_seconds", simTrialSeconds},
+      {"trials", trials},        {"measures_per_round", measuresPerRound},
+      {"time_limit", timeLimit}, {"seed", static_cast<int64_t>(seed)},
+      {"scheduler", scheduler},  {"strategy", strategy},
+      {"cost_model", costModel}, {"features", features},
+      {"resume", resume},        {"jobs", jobs},
       {"cuda_path", cudaPath},
   };
 }
@@ -165,8 +158,8 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
     else if (name == "cuda_path")
       error = readString(options.cudaPath);
     else
-      error = llvm::createStringError("tuning options: unknown key '" + name +
-                                      "'");
+      error =
+          llvm::createStringError("tuning options: unknown key '" + name + "'");
     if (error)
       return std::move(error);
   }

@@ -72,8 +72,7 @@ private:
   llvm::Error addTasks();
   /// Builds, measures and records `candidates` of task `index`; counted
   /// trials get numbers.
-  std::vector<Trial> measureBatch(size_t index,
-                                  ArrayRef<Candidate> candidates,
+  std::vector<Trial> measureBatch(size_t index, ArrayRef<Candidate> candidates,
                                   bool countTrials);
   /// Restores earlier measurements of the same target (resume).
   llvm::Error restore();
@@ -134,9 +133,8 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
   result.simulated = measurer->isSimulated();
   result.chip = device.chip;
   note("measuring on " + result.target +
-       (result.simulated
-            ? " (SIMULATED: a model of the GPU, not a measurement)"
-            : ""));
+       (result.simulated ? " (SIMULATED: a model of the GPU, not a measurement)"
+                         : ""));
 
   auto specs = resolveStrategySpecs(options.strategy, options.costModel,
                                     options.features);
@@ -150,14 +148,14 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
   if (environment.builder) {
     builder = environment.builder;
   } else {
-    unsigned threads =
-        options.jobs > 0 ? static_cast<unsigned>(options.jobs)
-                         : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = options.jobs > 0
+                           ? static_cast<unsigned>(options.jobs)
+                           : std::max(1u, std::thread::hardware_concurrency());
     ownedBuilder =
-        analytic ? createAnalyticBuilder()
-                 : createCompilingBuilder(
-                       model->getContext()->getDialectRegistry(), device.chip,
-                       options.cudaPath, threads);
+        analytic
+            ? createAnalyticBuilder()
+            : createCompilingBuilder(model->getContext()->getDialectRegistry(),
+                                     device.chip, options.cudaPath, threads);
     builder = ownedBuilder.get();
   }
   result.compiled = builder->compiles();
@@ -189,8 +187,8 @@ llvm::Error Tuner::addTasks() {
   runs.resize(result.tasks.size());
   for (auto [index, task] : llvm::enumerate(result.tasks)) {
     TaskRun &run = runs[index];
-    run.state = TaskSearchState::create(task, device,
-                                        options.seed * 1000003 + index);
+    run.state =
+        TaskSearchState::create(task, device, options.seed * 1000003 + index);
     auto taskId = db.getOrAddTask(task.workloadKey, task.opKind, task.flops,
                                   task.weight, task.describe());
     if (!taskId)
@@ -251,10 +249,10 @@ std::vector<Trial> Tuner::measureBatch(size_t index,
     trial.result.device = result.target;
     chargedSeconds += options.simTrialSeconds;
     if (trial.result.isOk() && trial.result.timing.medianUs > 0)
-      trial.gflops =
-          run.state.task->flops / trial.result.timing.medianUs / 1e3;
+      trial.gflops = run.state.task->flops / trial.result.timing.medianUs / 1e3;
     int64_t number = countTrials ? ++result.trials : 0;
-    auto sketchId = db.getOrAddSketch(run.taskId, print(trial.candidate.sketch));
+    auto sketchId =
+        db.getOrAddSketch(run.taskId, print(trial.candidate.sketch));
     if (!sketchId) {
       warn(sketchId.takeError(), callbacks);
       continue;
@@ -287,10 +285,10 @@ llvm::Error Tuner::restore() {
       return records.takeError();
     std::vector<Trial> restored;
     for (const MeasurementRecord &record : *records) {
-      auto sketch = dyn_cast_or_null<SketchAttr>(
-          parseAttribute(record.sketch, context));
-      auto config = dyn_cast_or_null<ConfigAttr>(
-          parseAttribute(record.config, context));
+      auto sketch =
+          dyn_cast_or_null<SketchAttr>(parseAttribute(record.sketch, context));
+      auto config =
+          dyn_cast_or_null<ConfigAttr>(parseAttribute(record.config, context));
       if (!sketch || !config)
         continue;
       Trial trial;
@@ -395,9 +393,8 @@ void Tuner::search() {
     scheduler.update(index, run.bestLatency());
     if (callbacks.onRound)
       callbacks.onRound(TuneProgress{index, runs.size(), result.trials,
-                                     options.trials,
-                                     best ? best->gflops : 0.0, elapsed(),
-                                     result.simulated});
+                                     options.trials, best ? best->gflops : 0.0,
+                                     elapsed(), result.simulated});
   }
 }
 
@@ -434,6 +431,15 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
   return std::move(result);
 }
 
+std::string TuneProgress::str() const {
+  double rate = trials / std::max(elapsedSeconds, 1e-9);
+  return llvm::formatv("task {0}/{1} trials {2}/{3} best {4:F1} GFLOP/s{5} "
+                       "elapsed {6:F0} s ETA {7:F0} s",
+                       taskIndex, taskCount, trials, budget, bestGflops,
+                       simulated ? " (simulated)" : "", elapsedSeconds,
+                       (budget - trials) / std::max(rate, 1e-9));
+}
+
 llvm::Expected<TuneResult> tessel::tune(ModuleOp model,
                                         const TuneOptions &options,
                                         RecordsDatabase &db,
@@ -444,9 +450,9 @@ llvm::Expected<TuneResult> tessel::tune(ModuleOp model,
 }
 
 void TuneResult::printSummary(llvm::raw_ostream &os) const {
-  os << llvm::formatv(
-      "{0,4} {1,6} {2,12} {3,10} {4,7} {5,8}  {6}\n", "task", "weight",
-      "latency us", "GFLOP/s", "trials", "speedup", "kernel");
+  os << llvm::formatv("{0,4} {1,6} {2,12} {3,10} {4,7} {5,8}  {6}\n", "task",
+                      "weight", "latency us", "GFLOP/s", "trials", "speedup",
+                      "kernel");
   for (auto [index, task, r] : llvm::enumerate(tasks, results)) {
     double latency = r.best ? r.best->result.timing.medianUs : 0;
     os << llvm::formatv(
@@ -464,9 +470,8 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
   os << llvm::formatv(
       "{0} trials in {1:F1} s on {2}{3}; search {4:F1} s, compile+measure "
       "{5:F1} s ({6})\n",
-      trials, elapsedSeconds, target,
-      simulated ? " (simulated)" : "", searchSeconds,
-      compileMeasureSeconds, built);
+      trials, elapsedSeconds, target, simulated ? " (simulated)" : "",
+      searchSeconds, compileMeasureSeconds, built);
 }
 
 llvm::json::Object TuneResult::toJSON(llvm::StringRef model) const {
@@ -487,10 +492,10 @@ llvm::json::Object TuneResult::toJSON(llvm::StringRef model) const {
         {"best_latency_us",
          best ? llvm::json::Value(best->result.timing.medianUs) : nullptr},
         {"best_gflops", best ? llvm::json::Value(best->gflops) : nullptr},
-        {"default_latency_us", taskResult.defaultLatencyUs > 0
-                                   ? llvm::json::Value(
-                                         taskResult.defaultLatencyUs)
-                                   : nullptr},
+        {"default_latency_us",
+         taskResult.defaultLatencyUs > 0
+             ? llvm::json::Value(taskResult.defaultLatencyUs)
+             : nullptr},
         {"curve", std::move(curve)}};
     if (best)
       report["best_sketch"] = best->candidate.getKey();
@@ -518,8 +523,8 @@ llvm::Error tessel::emitTunedModel(ModuleOp model, TuneResult &result,
                                    llvm::StringRef dbPath,
                                    llvm::StringRef dir) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return llvm::createStringError("cannot create '" + dir + "': " +
-                                   ec.message());
+    return llvm::createStringError("cannot create '" + dir +
+                                   "': " + ec.message());
   auto write = [&](llvm::StringRef name, ModuleOp module) -> llvm::Error {
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, name);
@@ -546,9 +551,8 @@ llvm::Error tessel::emitTunedModel(ModuleOp model, TuneResult &result,
     if (failed(pm.run(*module)))
       return llvm::createStringError("cannot emit the schedule of task " +
                                      std::to_string(index));
-    if (llvm::Error error =
-            write(llvm::formatv("task{0}.transform.mlir", index).str(),
-                  *module))
+    if (llvm::Error error = write(
+            llvm::formatv("task{0}.transform.mlir", index).str(), *module))
       return error;
   }
   // The model with the best records applied, compiled.

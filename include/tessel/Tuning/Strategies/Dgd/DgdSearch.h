@@ -1,4 +1,5 @@
-//===- DgdSearch.h - Dynamic gradient descent over abstract points -*- C++ -*-===//
+//===- DgdSearch.h - Dynamic gradient descent over abstract points -*- C++
+//-*-===//
 //
 // Part of the Tessel project.
 //

@@ -80,8 +80,7 @@ public:
 
   /// The valid configs exactly `hops` hops from `config`, in the order of
   /// enumerateHops.
-  std::vector<ConfigAttr> getNeighbours(ConfigAttr config,
-                                        unsigned hops) const;
+  std::vector<ConfigAttr> getNeighbours(ConfigAttr config, unsigned hops) const;
 
 private:
   const SearchSpace *space;

@@ -43,8 +43,7 @@ public:
 
   std::string name() const override { return "dgd"; }
   std::vector<Candidate> propose(TaskSearchState &state, int count) override;
-  llvm::Error observe(TaskSearchState &state,
-                      ArrayRef<Trial> trials) override;
+  llvm::Error observe(TaskSearchState &state, ArrayRef<Trial> trials) override;
 
   /// The search of `state`'s task, or null before its first propose().
   const DgdSearch *getSearch(const TaskSearchState &state) const;

@@ -50,8 +50,7 @@ public:
 
   std::string name() const override { return "evolutionary"; }
   std::vector<Candidate> propose(TaskSearchState &state, int count) override;
-  llvm::Error observe(TaskSearchState &state,
-                      ArrayRef<Trial> trials) override;
+  llvm::Error observe(TaskSearchState &state, ArrayRef<Trial> trials) override;
 
 private:
   /// Retrains the model on every observed trial if new ones arrived.

@@ -7,8 +7,8 @@
 // The knobs of Pruner's search (strategy `psa`, docs/Pruner.md): the static
 // analyzer, the target space and the paper's ablations. The ranking cost
 // model and its features are the run's (`xgboost` with `objective=auto`
-// ranks for psa; `init=` continues from a model of another device). Defaults are the paper's where it
-// gives one, else the authors' code's.
+// ranks for psa; `init=` continues from a model of another device). Defaults
+// are the paper's where it gives one, else the authors' code's.
 //
 //===----------------------------------------------------------------------===//
 
