@@ -29,9 +29,9 @@
 
 // Misuse is diagnosed.
 // RUN: not tessel-tune %s --measure=sim:h100 --sim-fidelity=exact --db=%t.bad.db 2>&1 | FileCheck %s --check-prefix=BADFID
-// BADFID: tessel-tune: unknown --sim-fidelity 'exact' (use compiled or analytic)
+// BADFID: tessel-tune: sim-fidelity=exact is not one of: compiled, analytic
 // RUN: not tessel-tune %s --measure=sim:h100 --sim-trial-seconds=1 --db=%t.bad.db 2>&1 | FileCheck %s --check-prefix=NOCLOCK
-// NOCLOCK: tessel-tune: --sim-trial-seconds needs --sim-fidelity=analytic and a non-negative value
+// NOCLOCK: tessel-tune: sim-trial-seconds needs sim-fidelity=analytic
 
 func.func @forward(%a: tensor<64x48xf32>, %b: tensor<48x64xf32>) -> tensor<64x64xf32> {
   %zero = arith.constant 0.0 : f32

@@ -1,10 +1,11 @@
-// tessel-tune --strategy=dgd and the ICS'24 variants: DGD proposes short
-// batches (the initial samples, then one start point or one window of at
-// most 3); the loop measures them as they come and stops a task when its
-// strategy proposes nothing (here: --dgd-budget).
+// tessel-tune --strategy=dgd and the ICS'24 variants (a strategy and a
+// feature set): DGD proposes short batches (the initial samples, then one
+// start point or one window of at most 3); the loop measures them as they
+// come and stops a task when its strategy proposes nothing (here: the dgd
+// option budget).
 
 // RUN: rm -f %t.db %t.db-wal %t.db-shm
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --variant=ansor-af-ds --dgd-initial-samples=8 --dgd-budget=20 --trials=100 --db=%t.db --seed=1 --report=%t.json --quiet 2>&1 | FileCheck %s
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="dgd initial-samples=8 budget=20" --features=af --trials=100 --db=%t.db --seed=1 --report=%t.json --quiet 2>&1 | FileCheck %s
 // CHECK: 20 trials in
 
 // The default config (trial 0) and 20 counted trials: the 7 initial
@@ -14,16 +15,15 @@
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=REPORT
 // REPORT: "strategy": "dgd",
 
-// The variants set --strategy and --features; contradictions are errors.
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --variant=ansor-af --trials=4 --measures-per-round=4 --db=%t.af.db --report=%t.af.json --quiet
+// ansor-af: evolutionary on the analytical features.
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy=evolutionary --features=af --trials=4 --measures-per-round=4 --db=%t.af.db --report=%t.af.json --quiet
 // RUN: FileCheck %s --input-file=%t.af.json --check-prefix=AF
+// AF: "features": "af",
 // AF: "strategy": "evolutionary",
-// RUN: not tessel-tune %s --variant=ansor-ds --strategy=random --db=%t.bad.db 2>&1 | FileCheck %s --check-prefix=CONTRA
-// CONTRA: tessel-tune: --variant=ansor-ds means --strategy=dgd --features=ansor; it contradicts the flags given
-// RUN: not tessel-tune %s --variant=ansor-xx --db=%t.bad.db 2>&1 | FileCheck %s --check-prefix=BADVAR
-// BADVAR: tessel-tune: unknown variant 'ansor-xx' (known: ansor, ansor-af, ansor-ds, ansor-af-ds)
-// RUN: not tessel-tune %s --strategy=dgd --dgd-window=0 --db=%t.bad.db 2>&1 | FileCheck %s --check-prefix=BADKNOB
-// BADKNOB: tessel-tune: dgd window must be at least 1
+// RUN: not tessel-tune %s --strategy="dgd window=0" --db=%t.bad.db 2>&1 | FileCheck %s --check-prefix=BADKNOB
+// BADKNOB: tessel-tune: strategy 'dgd': window=0 is out of range: at least 1
+// RUN: not tessel-tune %s --strategy="dgd start=middle" --db=%t.bad.db 2>&1 | FileCheck %s --check-prefix=BADCHOICE
+// BADCHOICE: tessel-tune: strategy 'dgd': start=middle is not one of: random, best
 
 func.func @forward(%a: tensor<64x48xf32>, %b: tensor<48x64xf32>) -> tensor<64x64xf32> {
   %zero = arith.constant 0.0 : f32

@@ -36,7 +36,7 @@
 // REPORT: "curve": [
 // REPORT: "default_latency_us":
 // REPORT: "weight": 2
-// REPORT: "tessel_tune_report_version": 1,
+// REPORT: "tessel_tune_report_version": 2,
 
 func.func @forward(%a: tensor<32x48xf32>, %b: tensor<48x64xf32>, %c: tensor<48x64xf32>) -> (tensor<32x64xf32>, tensor<32x64xf32>) {
   %zero = arith.constant 0.0 : f32
