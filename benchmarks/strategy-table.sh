@@ -26,7 +26,8 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 # VARIANTS: "NAME:FLAG,FLAG ..." (default: random and evolutionary with
-# Ansor's defaults), e.g. "evo-eps25:--strategy=evolutionary,--epsilon-greedy=0.25".
+# Ansor's defaults), e.g. "evo-eps25:--strategy=evolutionary{epsilon-greedy=0.25}"
+# (strategy options in braces: VARIANTS is split at spaces).
 variants=${VARIANTS:-"random:--strategy=random evolutionary:--strategy=evolutionary"}
 names=()
 for variant in $variants; do names+=("${variant%%:*}"); done

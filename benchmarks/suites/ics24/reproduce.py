@@ -11,7 +11,8 @@ operators of manifest.csv.
 exists, so it resumes):
 
   tessel-tune SHAPE.mlir --measure=sim:h100 --sim-fidelity=analytic
-      --sim-trial-seconds=0.6 --variant=V --trials=1000 --seed=S
+      --sim-trial-seconds=0.6 --strategy=... --features=... (VARIANT_FLAGS)
+      --trials=1000 --seed=S
       --db=OUT/db/SHAPE-V-S.db --report=OUT/reports/SHAPE-V-S.json --quiet
 
 Under the simulator (SIMULATED: a model of the H100, not measurements)
@@ -61,12 +62,21 @@ def manifest():
         return list(csv.DictReader(f))
 
 
+# ICS'24's variants: a strategy and a feature set.
+VARIANT_FLAGS = {
+    "ansor": ["--strategy=evolutionary", "--features=ansor"],
+    "ansor-af": ["--strategy=evolutionary", "--features=af"],
+    "ansor-ds": ["--strategy=dgd", "--features=ansor"],
+    "ansor-af-ds": ["--strategy=dgd", "--features=af"],
+}
+
+
 def command(tool, shape, variant, seed, out, trials, trial_seconds):
     tag = f"{shape['name']}-{variant}-{seed}"
     return tag, [
         tool, os.path.join(HERE, shape["file"]), "--measure=sim:h100",
         "--sim-fidelity=analytic", f"--sim-trial-seconds={trial_seconds}",
-        f"--variant={variant}", f"--trials={trials}", f"--seed={seed}",
+        *VARIANT_FLAGS[variant], f"--trials={trials}", f"--seed={seed}",
         f"--db={out}/db/{tag}.db", f"--report={out}/reports/{tag}.json",
         "--quiet", "-j=1"]
 
