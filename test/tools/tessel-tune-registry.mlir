@@ -35,6 +35,9 @@
 // MODEL: tessel-tune: cost model 'xgboost': tree-method=forest is not one of: hist, exact, approx
 // RUN: not tessel-tune %s --strategy=random --features=af --db=%t.db 2>&1 | FileCheck %s --check-prefix=MODELLESS --implicit-check-not={{.}}
 // MODELLESS: tessel-tune: strategy 'random' uses no cost model or features
+// A flag given twice would drop the first one's options: refused.
+// RUN: not tessel-tune %s --strategy=random --strategy="evolutionary population=64" --db=%t.db 2>&1 | FileCheck %s --check-prefix=TWICE --implicit-check-not={{.}}
+// TWICE: tessel-tune: --strategy is given 2 times; give it once
 // RUN: test ! -e %t.db
 
 // A run stores its options in full; --rerun repeats it as run 2 with the
@@ -46,6 +49,10 @@
 // RUN: tessel-tune --rerun=1 --db=%t.db --quiet | FileCheck %s --check-prefix=RUN1
 // RUN: /usr/bin/python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); q='select c.config, m.status, m.median_us, m.trial from measurements m join configs c on m.config_id = c.id where m.run_id = %%d order by m.id'; a=c.execute(q %% 1).fetchall(); b=c.execute(q %% 2).fetchall(); print(len(a), len(b), 'identical' if a == b else 'different')" %t.db | FileCheck %s --check-prefix=SAME
 // SAME: 21 21 identical
+// RUN: not tessel-tune --rerun=1 --trials=5 --db=%t.db 2>&1 | FileCheck %s --check-prefix=RERUNFLAG --implicit-check-not={{.}}
+// RERUNFLAG: tessel-tune: --rerun repeats the stored options of run 1; --trials cannot change them (start a new run instead)
+// RUN: not tessel-tune %s --rerun=1 --db=%t.db 2>&1 | FileCheck %s --check-prefix=RERUNMODEL
+// RERUNMODEL: tessel-tune: --rerun takes the model stored with the run, not {{.*}}tessel-tune-registry.mlir
 // RUN: not tessel-tune --rerun=7 --db=%t.db 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: tessel-tune: no run 7 in
 

@@ -168,6 +168,29 @@ static int exportOrImport() {
   return 0;
 }
 
+/// Refuses a run flag given twice (a second --strategy would silently drop
+/// the first one's options) and run flags with --rerun, which repeats the
+/// stored options.
+static std::optional<std::string> checkRunFlags() {
+  cl::Option *runFlags[] = {&measure,  &strategy,    &costModel, &features,
+                            &trials,   &perRound,    &scheduler, &resume,
+                            &timeLimit, &seed,       &simNoise,  &simFidelity,
+                            &simTrialSeconds};
+  for (cl::Option *flag : runFlags) {
+    std::string name = ("--" + flag->ArgStr).str();
+    if (flag->getNumOccurrences() > 1)
+      return name + " is given " + std::to_string(flag->getNumOccurrences()) +
+             " times; give it once";
+    if (flag->getNumOccurrences() && rerunId.getNumOccurrences())
+      return "--rerun repeats the stored options of run " +
+             std::to_string(rerunId) + "; " + name +
+             " cannot change them (start a new run instead)";
+  }
+  if (rerunId.getNumOccurrences() && !inputFile.empty())
+    return "--rerun takes the model stored with the run, not " + inputFile;
+  return std::nullopt;
+}
+
 /// The run's callbacks: notes and progress on stderr, the test crash.
 static TuneCallbacks makeCallbacks() {
   TuneCallbacks callbacks;
@@ -202,6 +225,8 @@ int main(int argc, char **argv) {
   if (!exportFile.empty() || !importFile.empty())
     return exportOrImport();
 
+  if (std::optional<std::string> misuse = checkRunFlags())
+    return fail(*misuse);
   if (rerunId.getNumOccurrences() == 0 && !listTasks)
     if (llvm::Error error = options.verify())
       return fail(llvm::toString(std::move(error)));

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include <unistd.h>
@@ -334,6 +335,148 @@ TEST_F(RequestTest, FilesAreNotCheckedWhenAskedNotTo) {
   EXPECT_TRUE(parseRequest(edit("\"k.cubin\"", "\"/nonexistent/k.cubin\""), dir,
                            request, error, /*checkFiles=*/false))
       << error;
+}
+
+/// Expects every field of `got` to equal `want`'s.
+void expectSameRequest(const MeasureRequest &got, const MeasureRequest &want) {
+  EXPECT_EQ(got.version, want.version);
+  EXPECT_EQ(got.options.warmupMs, want.options.warmupMs);
+  EXPECT_EQ(got.options.minTimeMs, want.options.minTimeMs);
+  EXPECT_EQ(got.options.minRepeats, want.options.minRepeats);
+  EXPECT_EQ(got.options.maxRepeats, want.options.maxRepeats);
+  EXPECT_EQ(got.options.flushL2, want.options.flushL2);
+  EXPECT_EQ(got.options.verify, want.options.verify);
+  ASSERT_EQ(got.candidates.size(), want.candidates.size());
+  for (size_t c = 0; c < got.candidates.size(); ++c) {
+    const Candidate &a = got.candidates[c], &b = want.candidates[c];
+    EXPECT_EQ(a.key, b.key);
+    EXPECT_EQ(a.modules, b.modules);
+    EXPECT_EQ(a.flops, b.flops);
+    ASSERT_EQ(a.buffers.size(), b.buffers.size());
+    for (size_t i = 0; i < a.buffers.size(); ++i) {
+      EXPECT_EQ(a.buffers[i].bytes, b.buffers[i].bytes) << i;
+      EXPECT_EQ(a.buffers[i].init, b.buffers[i].init) << i;
+      EXPECT_EQ(a.buffers[i].file, b.buffers[i].file) << i;
+    }
+    ASSERT_EQ(a.steps.size(), b.steps.size());
+    for (size_t i = 0; i < a.steps.size(); ++i) {
+      const Step &x = a.steps[i], &y = b.steps[i];
+      ASSERT_EQ(x.kind, y.kind) << i;
+      if (x.kind == Step::Kind::Copy) {
+        EXPECT_EQ(x.copy.src, y.copy.src);
+        EXPECT_EQ(x.copy.srcOffset, y.copy.srcOffset);
+        EXPECT_EQ(x.copy.dst, y.copy.dst);
+        EXPECT_EQ(x.copy.dstOffset, y.copy.dstOffset);
+        EXPECT_EQ(x.copy.bytes, y.copy.bytes);
+        continue;
+      }
+      EXPECT_EQ(x.launch.module, y.launch.module);
+      EXPECT_EQ(x.launch.kernel, y.launch.kernel);
+      EXPECT_EQ(x.launch.grid, y.launch.grid);
+      EXPECT_EQ(x.launch.block, y.launch.block);
+      EXPECT_EQ(x.launch.sharedBytes, y.launch.sharedBytes);
+      ASSERT_EQ(x.launch.params.size(), y.launch.params.size());
+      for (size_t p = 0; p < x.launch.params.size(); ++p) {
+        const LaunchParam &u = x.launch.params[p], &v = y.launch.params[p];
+        EXPECT_EQ(u.kind, v.kind) << p;
+        EXPECT_EQ(u.buffer, v.buffer) << p;
+        EXPECT_EQ(u.offset, v.offset) << p;
+        EXPECT_EQ(u.value, v.value) << p;
+        EXPECT_EQ(u.bytes, v.bytes) << p;
+      }
+    }
+    ASSERT_EQ(a.checks.size(), b.checks.size());
+    for (size_t i = 0; i < a.checks.size(); ++i) {
+      EXPECT_EQ(a.checks[i].buffer, b.checks[i].buffer);
+      EXPECT_EQ(a.checks[i].offset, b.checks[i].offset);
+      EXPECT_EQ(a.checks[i].dtype, b.checks[i].dtype);
+      EXPECT_EQ(a.checks[i].count, b.checks[i].count);
+      EXPECT_EQ(a.checks[i].expected, b.checks[i].expected);
+      EXPECT_EQ(a.checks[i].rtol, b.checks[i].rtol);
+      EXPECT_EQ(a.checks[i].atol, b.checks[i].atol);
+    }
+  }
+}
+
+TEST_F(RequestTest, WriteThenParseGivesTheRequestBack) {
+  MeasureRequest request;
+  std::string error;
+  ASSERT_TRUE(parseRequest(kGoodRequest, dir, request, error)) << error;
+  std::string text = writeRequest(request);
+  MeasureRequest again;
+  ASSERT_TRUE(parseRequest(text, "", again, error)) << error << "\n" << text;
+  expectSameRequest(again, request);
+  EXPECT_EQ(writeRequest(again), text);
+}
+
+TEST_F(RequestTest, WriterKeepsAwkwardValues) {
+  MeasureRequest request;
+  request.options.warmupMs = 0.1;
+  request.options.minTimeMs = 1e-7;
+  request.options.maxRepeats = 7;
+  request.options.minRepeats = 7;
+  request.options.verify = false;
+  Candidate &candidate = request.candidates.emplace_back();
+  candidate.key = "quote \" backslash \\ tab \t unicode \xc3\xa9";
+  candidate.modules = {{"z_module", "/abs/z.cubin"}, {"a_module", "a.ptx"}};
+  candidate.flops = 1.0 / 3.0;
+  candidate.buffers.resize(2);
+  candidate.buffers[0].bytes = int64_t(1) << 40;
+  candidate.buffers[0].init = BufferInit::Zero;
+  candidate.buffers[1].bytes = 16;
+  candidate.buffers[1].init = BufferInit::File;
+  candidate.buffers[1].file = "data dir/in.bin";
+  Step launch;
+  launch.launch.module = "a_module";
+  launch.launch.kernel = "k";
+  launch.launch.grid = {4294967295u, 2, 3};
+  launch.launch.block = {32, 4, 1};
+  launch.launch.sharedBytes = 4294967295u;
+  LaunchParam pointer, i64, i32, bytes;
+  pointer.kind = LaunchParam::Kind::Pointer;
+  pointer.buffer = 1;
+  pointer.offset = 12;
+  i64.kind = LaunchParam::Kind::I64;
+  i64.value = std::numeric_limits<int64_t>::min();
+  i32.kind = LaunchParam::Kind::I32;
+  i32.value = -2147483648LL;
+  bytes.kind = LaunchParam::Kind::Bytes;
+  bytes.bytes = {0x00, 0xff, 0x10, 0xab, 0x7f};
+  launch.launch.params = {pointer, i64, i32, bytes};
+  Step copy;
+  copy.kind = Step::Kind::Copy;
+  copy.copy = {1, 0, 1, 8, 8};
+  candidate.steps = {launch, copy};
+  for (DType type : {DType::F32, DType::F64, DType::F16, DType::BF16,
+                     DType::I8, DType::I32, DType::I64}) {
+    CheckSpec &check = candidate.checks.emplace_back();
+    check.buffer = 1;
+    check.dtype = type;
+    check.count = 1;
+    check.expected = "expected.bin";
+    check.rtol = 1e-3 / 7;
+    check.atol = 0;
+  }
+  std::string text = writeRequest(request);
+  MeasureRequest again;
+  std::string error;
+  ASSERT_TRUE(parseRequest(text, "", again, error, /*checkFiles=*/false))
+      << error << "\n" << text;
+  expectSameRequest(again, request);
+}
+
+TEST_F(RequestTest, SaveThenLoad) {
+  MeasureRequest request;
+  std::string error;
+  ASSERT_TRUE(parseRequest(kGoodRequest, dir, request, error)) << error;
+  std::string path = dir + "/r.json";
+  ASSERT_TRUE(saveRequest(request, path, error)) << error;
+  MeasureRequest loaded;
+  ASSERT_TRUE(loadRequest(path, loaded, error)) << error;
+  expectSameRequest(loaded, request);
+  EXPECT_FALSE(saveRequest(request, dir + "/no/such/dir/r.json", error));
+  EXPECT_EQ(error, "cannot write '" + dir +
+                       "/no/such/dir/r.json': No such file or directory");
 }
 
 } // namespace

@@ -11,7 +11,10 @@
 // byte range is checked against the buffers, and the files named by the
 // request are checked to exist with the right size, so that a malformed
 // request is rejected (exit 2) before any GPU work starts. Every error names
-// the field, e.g. "candidates[0].buffers[1]: missing field 'bytes'".
+// the field, e.g. "candidates[0].buffers[1]: missing field 'bytes'". The
+// writer (RequestWriter.cpp) is the parser's inverse; CudaMeasurer fills these
+// structs from its launch plans, whose launches and parameters are these
+// structs too, so the request has one declaration.
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +147,16 @@ std::pair<double, double> getDefaultTolerances(DType type);
 bool parseRequest(std::string_view text, const std::string &baseDir,
                   MeasureRequest &request, std::string &error,
                   bool checkFiles = true);
+
+/// The request as JSON text (one line and a newline), every field written:
+/// parseRequest(writeRequest(r), "", r2, error, false) gives r2 equal to r.
+/// File paths are written as they are (absolute ones stay absolute).
+std::string writeRequest(const MeasureRequest &request);
+
+/// Writes writeRequest(request) to `path`. On failure returns false and sets
+/// `error` to "cannot write '<path>': <reason>".
+bool saveRequest(const MeasureRequest &request, const std::string &path,
+                 std::string &error);
 
 /// Reads and parses the request file `path` (relative paths inside it are
 /// relative to its directory). Errors start with "<path>: ".

@@ -40,7 +40,7 @@ static Clock::time_point after(double seconds) {
                             std::chrono::duration<double>(seconds));
 }
 
-std::string tessel::getDefaultRunnerPath() {
+std::string mlir::tessel::getDefaultRunnerPath() {
   if (const char *env = std::getenv("TESSEL_CUDA_RUNNER"))
     return env;
   std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
@@ -282,21 +282,26 @@ std::string CudaMeasurer::writeData(const void *key,
   return path;
 }
 
-static std::string toHex(llvm::ArrayRef<uint8_t> bytes) {
-  return llvm::toHex(bytes, /*LowerCase=*/true);
-}
-
 llvm::Expected<std::string>
 CudaMeasurer::writeRequest(llvm::ArrayRef<MeasureCandidate> candidates) {
+  namespace rt = ::tessel::runtime;
   unsigned id = requestCount++;
-  llvm::json::Array list;
+  rt::MeasureRequest request;
+  request.options.warmupMs = options.warmupMs;
+  request.options.minTimeMs = options.minTimeMs;
+  request.options.minRepeats = options.minRepeats;
+  request.options.maxRepeats = options.maxRepeats;
+  request.options.flushL2 = options.flushL2;
+  request.options.verify = true;
   for (auto [index, candidate] : llvm::enumerate(candidates)) {
     if (!candidate.plan)
       return llvm::createStringError("candidate '" + candidate.key +
                                      "' has no compiled plan");
     const LaunchPlan &plan = *candidate.plan;
     const ReferenceData *reference = candidate.reference.get();
-    llvm::json::Object modules;
+    rt::Candidate &out = request.candidates.emplace_back();
+    out.key = candidate.key;
+    out.flops = candidate.planFlops;
     for (const auto &[name, binary] : plan.binaries) {
       std::string path =
           llvm::formatv("{0}/r{1}c{2}-{3}.cubin", workDir, id, index, name)
@@ -307,14 +312,14 @@ CudaMeasurer::writeRequest(llvm::ArrayRef<MeasureCandidate> candidates) {
         return llvm::createStringError("cannot write '" + path +
                                        "': " + ec.message());
       os << binary;
-      modules[name] = path;
+      out.modules.emplace_back(name, path);
     }
-    llvm::json::Array buffers;
     for (const PlanBuffer &buffer : plan.buffers) {
-      llvm::json::Object b{{"bytes", buffer.bytes}};
+      rt::BufferSpec &spec = out.buffers.emplace_back();
+      spec.bytes = buffer.bytes;
       if (buffer.kind == PlanBuffer::Kind::Constant) {
-        b["init"] = "file";
-        b["file"] = writeData(buffer.data.data(), buffer.data);
+        spec.init = rt::BufferInit::File;
+        spec.file = writeData(buffer.data.data(), buffer.data);
       } else if (buffer.kind == PlanBuffer::Kind::Argument && reference) {
         if (buffer.argIndex >= static_cast<int64_t>(reference->inputs.size()))
           return llvm::createStringError("the reference has no input " +
@@ -325,98 +330,48 @@ CudaMeasurer::writeRequest(llvm::ArrayRef<MeasureCandidate> candidates) {
               llvm::formatv("input {0} holds {1} bytes; the plan needs {2}",
                             buffer.argIndex, input.data.size(), buffer.bytes)
                   .str());
-        b["init"] = "file";
-        b["file"] = writeData(input.data.data(), input.data);
+        spec.init = rt::BufferInit::File;
+        spec.file = writeData(input.data.data(), input.data);
       } else {
-        b["init"] = "poison";
+        spec.init = rt::BufferInit::Poison;
       }
-      buffers.push_back(std::move(b));
     }
-    llvm::json::Array steps;
     for (const PlanStep &step : plan.steps) {
+      rt::Step &outStep = out.steps.emplace_back();
       if (step.copy) {
-        const PlanCopy &c = *step.copy;
-        steps.push_back(llvm::json::Object{
-            {"copy", llvm::json::Object{{"src", c.src},
-                                        {"src_offset", c.srcOffset},
-                                        {"dst", c.dst},
-                                        {"dst_offset", c.dstOffset},
-                                        {"bytes", c.bytes}}}});
-        continue;
-      }
-      const PlanLaunch &l = *step.launch;
-      llvm::json::Array params;
-      for (const PlanParam &p : l.params) {
-        switch (p.kind) {
-        case PlanParam::Kind::Pointer:
-          params.push_back(
-              llvm::json::Object{{"ptr", p.buffer}, {"offset", p.offset}});
-          break;
-        case PlanParam::Kind::I64:
-          params.push_back(llvm::json::Object{{"i64", p.value}});
-          break;
-        case PlanParam::Kind::I32:
-          params.push_back(llvm::json::Object{{"i32", p.value}});
-          break;
-        case PlanParam::Kind::Bytes:
-          params.push_back(llvm::json::Object{{"bytes", toHex(p.bytes)}});
-          break;
-        }
-      }
-      steps.push_back(llvm::json::Object{
-          {"launch",
-           llvm::json::Object{
-               {"module", l.module},
-               {"kernel", l.kernel},
-               {"grid", llvm::json::Array{l.grid[0], l.grid[1], l.grid[2]}},
-               {"block",
-                llvm::json::Array{l.block[0], l.block[1], l.block[2]}},
-               {"shared_bytes", l.dynamicSharedBytes},
-               {"params", std::move(params)}}}});
-    }
-    llvm::json::Array checks;
-    if (reference) {
-      if (reference->outputs.size() != plan.outputs.size())
-        return llvm::createStringError("the reference has " +
-                                       std::to_string(reference->outputs.size()) +
-                                       " outputs; the plan has " +
-                                       std::to_string(plan.outputs.size()));
-      for (auto [output, expected] :
-           llvm::zip(plan.outputs, reference->outputs)) {
-        Tolerance tolerance = getTolerance(expected);
-        checks.push_back(llvm::json::Object{
-            {"buffer", output.buffer},
-            {"offset", output.offset},
-            {"dtype", output.dtype},
-            {"count", output.getNumElements()},
-            {"expected", writeData(expected.data.data(), expected.data)},
-            {"rtol", tolerance.rtol},
-            {"atol", tolerance.atol}});
+        outStep.kind = rt::Step::Kind::Copy;
+        outStep.copy = *step.copy;
+      } else {
+        outStep.kind = rt::Step::Kind::Launch;
+        outStep.launch = *step.launch;
       }
     }
-    list.push_back(llvm::json::Object{{"key", candidate.key},
-                                      {"modules", std::move(modules)},
-                                      {"buffers", std::move(buffers)},
-                                      {"steps", std::move(steps)},
-                                      {"checks", std::move(checks)},
-                                      {"flops", candidate.planFlops}});
+    if (!reference)
+      continue;
+    if (reference->outputs.size() != plan.outputs.size())
+      return llvm::createStringError(
+          "the reference has " + std::to_string(reference->outputs.size()) +
+          " outputs; the plan has " + std::to_string(plan.outputs.size()));
+    for (auto [output, expected] : llvm::zip(plan.outputs, reference->outputs)) {
+      std::optional<rt::DType> dtype = rt::symbolizeDType(output.dtype);
+      if (!dtype)
+        return llvm::createStringError("output of unknown dtype '" +
+                                       output.dtype + "'");
+      Tolerance tolerance = getTolerance(expected);
+      rt::CheckSpec &check = out.checks.emplace_back();
+      check.buffer = output.buffer;
+      check.offset = output.offset;
+      check.dtype = *dtype;
+      check.count = output.getNumElements();
+      check.expected = writeData(expected.data.data(), expected.data);
+      check.rtol = tolerance.rtol;
+      check.atol = tolerance.atol;
+    }
   }
-  llvm::json::Object request{
-      {"version", 1},
-      {"options", llvm::json::Object{{"warmup_ms", options.warmupMs},
-                                     {"min_time_ms", options.minTimeMs},
-                                     {"min_repeats", options.minRepeats},
-                                     {"max_repeats", options.maxRepeats},
-                                     {"flush_l2", options.flushL2},
-                                     {"verify", true}}},
-      {"candidates", std::move(list)}};
   std::string path = llvm::formatv("{0}/request{1}.json", workDir, id).str();
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + ec.message());
-  os << llvm::json::Value(std::move(request));
+  std::string error;
+  if (!rt::saveRequest(request, path, error))
+    return llvm::createStringError(error);
   return path;
 }
 

@@ -20,6 +20,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tessel;
 
@@ -41,7 +43,7 @@ SmallVector<const PlanLaunch *> LaunchPlan::getLaunches() const {
   return launches;
 }
 
-std::optional<std::string> tessel::getDTypeName(Type type) {
+std::optional<std::string> mlir::tessel::getDTypeName(Type type) {
   if (type.isF32())
     return std::string("f32");
   if (type.isF16())
@@ -59,7 +61,7 @@ std::optional<std::string> tessel::getDTypeName(Type type) {
   return std::nullopt;
 }
 
-int64_t tessel::getDTypeBytes(StringRef dtype) {
+int64_t mlir::tessel::getDTypeBytes(StringRef dtype) {
   return llvm::StringSwitch<int64_t>(dtype)
       .Cases({"f64", "i64"}, 8)
       .Cases({"f32", "i32"}, 4)
@@ -273,13 +275,21 @@ LogicalResult HostEvaluator::evaluateLaunch(gpu::LaunchFuncOp launch) {
     FailureOr<int64_t> n = getNumber(launch, dims[i]);
     if (failed(n))
       return failure();
-    (i < 3 ? out.grid[i] : out.block[i - 3]) = *n;
+    if (*n < 0 || *n > std::numeric_limits<uint32_t>::max())
+      return launch.emitError()
+             << "cannot plan the launch: " << (i < 3 ? "grid" : "block")
+             << " size " << *n << " is out of range";
+    (i < 3 ? out.grid[i] : out.block[i - 3]) = static_cast<uint32_t>(*n);
   }
   if (Value shared = launch.getDynamicSharedMemorySize()) {
     FailureOr<int64_t> n = getNumber(launch, shared);
     if (failed(n))
       return failure();
-    out.dynamicSharedBytes = *n;
+    if (*n < 0 || *n > std::numeric_limits<uint32_t>::max())
+      return launch.emitError()
+             << "cannot plan the launch: dynamic shared memory of " << *n
+             << " bytes is out of range";
+    out.sharedBytes = static_cast<uint32_t>(*n);
   }
   for (Value operand : launch.getKernelOperands()) {
     HostValue v = get(operand);
@@ -592,7 +602,7 @@ static LogicalResult collectBinaries(ModuleOp module, LaunchPlan &plan,
   return failure(result.wasInterrupted());
 }
 
-FailureOr<LaunchPlan> tessel::extractLaunchPlan(ModuleOp compiled,
+FailureOr<LaunchPlan> mlir::tessel::extractLaunchPlan(ModuleOp compiled,
                                                 StringRef funcName,
                                                 TypeRange argumentTypes,
                                                 TypeRange resultTypes) {

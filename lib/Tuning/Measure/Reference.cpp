@@ -100,7 +100,7 @@ static double loadElement(StringRef dtype, const uint8_t *in) {
 }
 
 llvm::Expected<std::vector<HostTensor>>
-tessel::makeRandomInputs(TypeRange types, uint64_t seed) {
+mlir::tessel::makeRandomInputs(TypeRange types, uint64_t seed) {
   Random random{seed};
   std::vector<HostTensor> inputs;
   for (auto [index, type] : llvm::enumerate(types)) {
@@ -171,7 +171,7 @@ struct Descriptor {
 } // namespace
 
 llvm::Expected<std::vector<HostTensor>>
-tessel::runReferenceOnCpu(ModuleOp source, StringRef funcName,
+mlir::tessel::runReferenceOnCpu(ModuleOp source, StringRef funcName,
                           ArrayRef<HostTensor> inputs) {
   static std::once_flag initTargets;
   std::call_once(initTargets, [] {
@@ -265,7 +265,7 @@ tessel::runReferenceOnCpu(ModuleOp source, StringRef funcName,
   return outputs;
 }
 
-llvm::Expected<ReferenceData> tessel::computeReference(ModuleOp source,
+llvm::Expected<ReferenceData> mlir::tessel::computeReference(ModuleOp source,
                                                        StringRef funcName,
                                                        uint64_t seed) {
   auto func = source.lookupSymbol<func::FuncOp>(funcName);
@@ -283,7 +283,7 @@ llvm::Expected<ReferenceData> tessel::computeReference(ModuleOp source,
   return data;
 }
 
-Tolerance tessel::getTolerance(const HostTensor &expected) {
+Tolerance mlir::tessel::getTolerance(const HostTensor &expected) {
   double maxAbs = 0;
   int64_t bytes = getDTypeBytes(expected.dtype);
   for (int64_t i = 0, e = expected.getNumElements(); i < e; ++i)

@@ -76,7 +76,7 @@ static SimulatedEstimate fail(SimulatedEstimate estimate, MeasureStatus status,
   return estimate;
 }
 
-MeasureCandidate tessel::getLaunchCandidate(const PlanLaunch &launch) {
+MeasureCandidate mlir::tessel::getLaunchCandidate(const PlanLaunch &launch) {
   MeasureCandidate candidate;
   candidate.key = launch.module;
   candidate.gridBlocks = launch.getGridBlocks();

@@ -70,13 +70,13 @@ public:
 } // namespace
 
 std::unique_ptr<CandidateBuilder>
-tessel::createCompilingBuilder(const DialectRegistry &registry,
+mlir::tessel::createCompilingBuilder(const DialectRegistry &registry,
                                std::string chip, std::string cudaPath,
                                unsigned threads) {
   return std::make_unique<CompilingBuilder>(registry, std::move(chip),
                                             std::move(cudaPath), threads);
 }
 
-std::unique_ptr<CandidateBuilder> tessel::createAnalyticBuilder() {
+std::unique_ptr<CandidateBuilder> mlir::tessel::createAnalyticBuilder() {
   return std::make_unique<AnalyticBuilder>();
 }

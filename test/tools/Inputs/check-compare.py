@@ -139,6 +139,14 @@ def main(argv):
     n_meas = db.execute("SELECT count(*) FROM measurements").fetchone()[0]
     if n_runs != len(runs) or n_meas != len(rows):
         fail(f"merged records: {n_runs} runs, {n_meas} measurements")
+    # Each run tuned with its own strategy (options passed after -- once
+    # turned every run into the last --strategy).
+    ran = {}
+    for (spec,) in db.execute("SELECT strategy FROM runs"):
+        name = spec.split()[0]
+        ran[name] = ran.get(name, 0) + 1
+    if sorted(ran) != sorted(strategies) or len(set(ran.values())) != 1:
+        fail(f"merged records: runs per strategy {ran}, expected {strategies}")
     print(f"check-compare: ok: {len(runs)} runs, {len(rows)} trials, {len(pngs)} plots")
     return 0
 

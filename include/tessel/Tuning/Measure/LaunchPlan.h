@@ -19,6 +19,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelResources.h"
+#include "tessel/Runtime/Request.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
@@ -48,43 +49,31 @@ struct PlanBuffer {
   std::vector<uint8_t> data;
 };
 
-/// One kernel parameter.
-struct PlanParam {
-  enum class Kind { Pointer, I64, I32, Bytes };
-  Kind kind = Kind::I64;
-  /// For Pointer: the buffer and the byte offset into it.
-  int64_t buffer = -1;
-  int64_t offset = 0;
-  /// For I64 and I32.
-  int64_t value = 0;
-  /// For Bytes: the little-endian value.
-  std::vector<uint8_t> bytes;
-};
+/// A kernel parameter. The plan's launches and copies are the runner
+/// request's own structs (tessel/Runtime/Request.h), so the request that
+/// CudaMeasurer writes has one declaration.
+using PlanParam = ::tessel::runtime::LaunchParam;
 
-/// One kernel launch.
-struct PlanLaunch {
-  /// The `gpu.binary` holding the kernel, and the kernel's name in it.
-  std::string module;
-  std::string kernel;
-  std::array<int64_t, 3> grid = {1, 1, 1};
-  std::array<int64_t, 3> block = {1, 1, 1};
-  int64_t dynamicSharedBytes = 0;
-  std::vector<PlanParam> params;
+/// A kernel launch of the host code, with what the compiler knows of it.
+struct PlanLaunch : ::tessel::runtime::LaunchStep {
   /// What ptxas reported for the kernel.
   KernelResources resources;
   /// The schedule facts of the kernel, when materialization recorded them.
   std::optional<KernelFacts> facts;
 
-  int64_t getGridBlocks() const { return grid[0] * grid[1] * grid[2]; }
-  int64_t getBlockThreads() const { return block[0] * block[1] * block[2]; }
+  int64_t getGridBlocks() const {
+    return int64_t(grid[0]) * grid[1] * grid[2];
+  }
+  int64_t getBlockThreads() const {
+    return int64_t(block[0]) * block[1] * block[2];
+  }
 };
 
-/// A device-to-device copy done by the host code.
-struct PlanCopy {
-  int64_t src = 0, srcOffset = 0, dst = 0, dstOffset = 0, bytes = 0;
-};
+/// A device-to-device copy of the host code (a `llvm.memcpy` between
+/// buffers).
+using PlanCopy = ::tessel::runtime::CopyStep;
 
-/// One step of the plan: a launch or a copy.
+/// One step of the host code: a launch or a copy.
 struct PlanStep {
   std::optional<PlanLaunch> launch;
   std::optional<PlanCopy> copy;
