@@ -272,4 +272,89 @@ TEST_F(TuneTest, ARegisteredTestStrategyRuns) {
             "strategy 'fixed-sample': rounds=0 is out of range: 1 to 100");
 }
 
+/// A test-only driver, as an operator-set strategy (ETO) plugs in: it adds
+/// a task that is not part of the model (a copy of task 0 with another
+/// key), then tunes each task in turn with `perTask` random samples.
+/// What the last SequentialDriver did (the run owns and destroys it).
+struct SequentialLog {
+  std::vector<size_t> order;
+  std::vector<int64_t> made;
+};
+SequentialLog sequentialLog;
+
+class SequentialDriver : public SearchDriver {
+public:
+  explicit SequentialDriver(int perTask) : perTask(perTask) {
+    sequentialLog = {};
+  }
+  llvm::Error run(TuningSession &session) override {
+    TuningTask extra;
+    TuningTask &first = *session.getState(0).task;
+    extra.workloadKey = first.workloadKey + " | test copy";
+    extra.opKind = first.opKind;
+    extra.flops = first.flops;
+    extra.weight = 0;
+    extra.description = "copy of " + first.description;
+    extra.module = first.module->clone();
+    extra.sketches = first.sketches;
+    auto added = session.addTask(std::move(extra));
+    if (!added)
+      return added.takeError();
+    for (size_t task = 0; task < session.getNumTasks(); ++task) {
+      FixedSampleStrategy strategy(/*maxRounds=*/1000);
+      sequentialLog.order.push_back(task);
+      sequentialLog.made.push_back(tuneTask(session, task, strategy, perTask));
+    }
+    return llvm::Error::success();
+  }
+  int perTask;
+};
+
+TEST_F(TuneTest, ARegisteredDriverTunesTasksItsWay) {
+  if (!getStrategyRegistry().lookup("sequential")) {
+    StrategyInfo info;
+    info.name = "sequential";
+    info.summary = "test only: each task in turn";
+    info.usesCostModel = false;
+    info.defaultMeasuresPerRound = 3;
+    info.createDriver = [](const ComponentOptions &, StrategyEnvironment)
+        -> llvm::Expected<std::unique_ptr<SearchDriver>> {
+      return std::make_unique<SequentialDriver>(7);
+    };
+    getStrategyRegistry().add(std::move(info));
+  }
+  options.strategy = "sequential";
+  options.measuresPerRound = 0;
+  options.trials = 100;
+  auto result = tune(*module, options, *db, {}, environment);
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(sequentialLog.order, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(sequentialLog.made, (std::vector<int64_t>{7, 7}));
+  EXPECT_EQ(result->trials, 14);
+  ASSERT_EQ(result->tasks.size(), 2u);
+  EXPECT_EQ(result->modelTaskCount, 1u);
+  // The added task: its 7 trials (no default schedule), recorded.
+  EXPECT_EQ(result->results[1].trials, 7);
+  auto taskId = db->getOrAddTask(result->tasks[1].workloadKey,
+                                 result->tasks[1].opKind,
+                                 result->tasks[1].flops, 0, "");
+  ASSERT_TRUE(static_cast<bool>(taskId));
+  auto records = db->getMeasurements(*taskId, result->target);
+  ASSERT_TRUE(static_cast<bool>(records));
+  EXPECT_EQ(records->size(), 7u);
+  std::string summary;
+  llvm::raw_string_ostream os(summary);
+  result->printSummary(os);
+  EXPECT_NE(summary.find("(not in the model) copy of matmul"),
+            std::string::npos)
+      << summary;
+
+  // A driver's strategy has no per-task strategy.
+  auto direct = createStrategy("sequential", *environment.device, 1);
+  ASSERT_FALSE(static_cast<bool>(direct));
+  EXPECT_EQ(llvm::toString(direct.takeError()),
+            "strategy 'sequential' drives a whole run; it has no per-task "
+            "strategy");
+}
+
 } // namespace

@@ -92,7 +92,31 @@ tessel::createStrategy(const StrategySpecs &specs,
     environment.features = std::move(*features);
     environment.costModel = std::move(*model);
   }
+  if (parsed->info->createDriver)
+    return llvm::createStringError(
+        "strategy '" + parsed->info->name +
+        "' drives a whole run; it has no per-task strategy");
   return parsed->info->create(*parsed->options, std::move(environment));
+}
+
+llvm::Expected<std::unique_ptr<SearchDriver>>
+tessel::createSearchDriver(const StrategySpecs &specs,
+                           const DeviceDescription &device, uint64_t seed,
+                           llvm::StringRef scheduler) {
+  auto parsed = getStrategyRegistry().parse(specs.strategy);
+  if (!parsed)
+    return parsed.takeError();
+  if (parsed->info->createDriver) {
+    StrategyEnvironment environment;
+    environment.device = device;
+    environment.seed = seed;
+    return parsed->info->createDriver(*parsed->options,
+                                      std::move(environment));
+  }
+  auto strategy = createStrategy(specs, device, seed);
+  if (!strategy)
+    return strategy.takeError();
+  return createSchedulerDriver(std::move(*strategy), scheduler, seed);
 }
 
 llvm::Expected<std::unique_ptr<SearchStrategy>>

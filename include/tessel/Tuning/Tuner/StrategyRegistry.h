@@ -23,6 +23,7 @@
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/Features/FeatureExtractor.h"
 #include "tessel/Tuning/Registry.h"
+#include "tessel/Tuning/Tuner/SearchDriver.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 
 namespace mlir {
@@ -54,6 +55,14 @@ struct StrategyInfo : ComponentInfo {
   bool ranking = false;
   /// Candidates measured per round when the run does not say.
   int defaultMeasuresPerRound = 64;
+
+  /// A strategy that tunes a model's tasks its own way (ETO: an operator
+  /// set in tree order) makes the run's driver; null: the task scheduler
+  /// drives `create`'s strategy (createSchedulerDriver).
+  using DriverFactory =
+      std::function<llvm::Expected<std::unique_ptr<SearchDriver>>(
+          const ComponentOptions &options, StrategyEnvironment environment)>;
+  DriverFactory createDriver;
 };
 
 /// The registry of strategies, with every strategy of
@@ -93,6 +102,12 @@ llvm::Expected<std::unique_ptr<SearchStrategy>>
 createStrategy(llvm::StringRef strategy, const DeviceDescription &device,
                uint64_t seed, llvm::StringRef costModel = "",
                llvm::StringRef features = "");
+
+/// The driver of a run of `specs`: the strategy's own (createDriver), or
+/// the task scheduler `scheduler` over the strategy.
+llvm::Expected<std::unique_ptr<SearchDriver>>
+createSearchDriver(const StrategySpecs &specs, const DeviceDescription &device,
+                   uint64_t seed, llvm::StringRef scheduler);
 
 } // namespace tessel
 } // namespace mlir

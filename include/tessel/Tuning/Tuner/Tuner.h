@@ -121,9 +121,12 @@ struct TuneResult {
   /// The device's chip ("sm_90").
   std::string chip;
   bool simulated = false;
-  /// The tasks of the model and, index for index, their results.
+  /// The tasks of the model and, index for index, their results; after the
+  /// first `modelTaskCount`, the tasks the driver added (ETO's bridges),
+  /// tuned and recorded but not part of the model.
   std::vector<TuningTask> tasks;
   std::vector<TaskResult> results;
+  size_t modelTaskCount = 0;
   /// Trials measured in this run (resumed ones included).
   int64_t trials = 0;
   /// Seconds in all (with the virtual clock), searching, and building and

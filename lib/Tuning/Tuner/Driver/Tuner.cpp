@@ -14,7 +14,6 @@
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Tuner/CandidateBuilder.h"
 #include "tessel/Tuning/Tuner/StrategyRegistry.h"
-#include "tessel/Tuning/Tuner/TaskScheduler.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Parser/Parser.h"
@@ -26,6 +25,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <deque>
 #include <limits>
 #include <thread>
 
@@ -47,8 +47,9 @@ struct TaskRun {
   }
 };
 
-/// A run in progress: the parts of tune() that outlive one step.
-class Tuner {
+/// A run in progress: the parts of tune() that outlive one step, and the
+/// session its driver tunes through.
+class Tuner : public TuningSession {
 public:
   Tuner(const TuneOptions &options, RecordsDatabase &db,
         const TuneCallbacks &callbacks)
@@ -57,11 +58,33 @@ public:
   llvm::Expected<TuneResult> run(ModuleOp model,
                                  const TuneEnvironment &environment);
 
-private:
-  void note(const llvm::Twine &text) {
+  // TuningSession.
+  size_t getNumTasks() const override { return runs.size(); }
+  TaskSearchState &getState(size_t task) override { return runs[task].state; }
+  llvm::Expected<size_t> addTask(TuningTask task) override;
+  std::vector<Trial> measure(size_t task,
+                             ArrayRef<Candidate> candidates) override;
+  int64_t getRemainingTrials() const override {
+    if (options.timeLimit > 0 && elapsed() >= options.timeLimit)
+      return 0;
+    return std::max<int64_t>(0, options.trials - result.trials);
+  }
+  int64_t getMeasuresPerRound() const override {
+    return options.measuresPerRound;
+  }
+  void addSearchSeconds(double seconds) override {
+    result.searchSeconds += seconds;
+  }
+  uint64_t getSeed() const override { return options.seed; }
+  const DeviceDescription &getDevice() const override { return device; }
+  RecordsDatabase &getDatabase() override { return db; }
+  StringRef getTarget() const override { return result.target; }
+  void note(const llvm::Twine &text) override {
     if (callbacks.onNote)
       callbacks.onNote(text.str());
   }
+
+private:
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          started)
@@ -74,14 +97,12 @@ private:
   /// trials get numbers.
   std::vector<Trial> measureBatch(size_t index, ArrayRef<Candidate> candidates,
                                   bool countTrials);
+  /// Adds the run of `task` (its search state, records row and reference).
+  llvm::Error addTaskRun(TuningTask &task, size_t index);
   /// Restores earlier measurements of the same target (resume).
   llvm::Error restore();
   /// Measures each task's default schedule once: the speedups' baseline.
   void measureDefaults();
-  /// Rounds until the budget or the time is spent, or every task is
-  /// exhausted.
-  void search();
-  void observe(TaskRun &run, ArrayRef<Trial> trials);
 
   TuneOptions options;
   RecordsDatabase &db;
@@ -93,8 +114,14 @@ private:
   DeviceDescription device;
   std::unique_ptr<CandidateBuilder> ownedBuilder;
   CandidateBuilder *builder = nullptr;
-  std::unique_ptr<SearchStrategy> strategy;
-  std::vector<TaskRun> runs;
+  std::unique_ptr<SearchDriver> driver;
+  /// Per task (the model's, then added ones); a deque keeps references to
+  /// the states valid when tasks are added.
+  std::deque<TaskRun> runs;
+  /// Tasks added by the driver (addTask), not part of the model.
+  std::deque<TuningTask> addedTasks;
+  /// Whether the reference outputs are computed (measured on a GPU).
+  bool verify = false;
 
   std::chrono::steady_clock::time_point started =
       std::chrono::steady_clock::now();
@@ -140,10 +167,11 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
                                     options.features);
   if (!specs)
     return specs.takeError();
-  auto created = createStrategy(*specs, device, options.seed);
+  auto created =
+      createSearchDriver(*specs, device, options.seed, options.scheduler);
   if (!created)
     return created.takeError();
-  strategy = std::move(*created);
+  driver = std::move(*created);
 
   if (environment.builder) {
     builder = environment.builder;
@@ -182,28 +210,44 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
   return llvm::Error::success();
 }
 
-llvm::Error Tuner::addTasks() {
-  bool verify = !measurer->isSimulated() && builder->compiles();
-  runs.resize(result.tasks.size());
-  for (auto [index, task] : llvm::enumerate(result.tasks)) {
-    TaskRun &run = runs[index];
-    run.state =
-        TaskSearchState::create(task, device, options.seed * 1000003 + index);
-    auto taskId = db.getOrAddTask(task.workloadKey, task.opKind, task.flops,
-                                  task.weight, task.describe());
-    if (!taskId)
-      return taskId.takeError();
-    run.taskId = *taskId;
-    if (verify) {
-      auto reference =
-          computeReference(*task.module, kTaskFunctionName, options.seed);
-      if (!reference)
-        return llvm::createStringError("task " + task.describe() + ": " +
-                                       llvm::toString(reference.takeError()));
-      run.reference = std::make_shared<ReferenceData>(std::move(*reference));
-    }
+llvm::Error Tuner::addTaskRun(TuningTask &task, size_t index) {
+  TaskRun &run = runs.emplace_back();
+  run.state =
+      TaskSearchState::create(task, device, options.seed * 1000003 + index);
+  auto taskId = db.getOrAddTask(task.workloadKey, task.opKind, task.flops,
+                                task.weight, task.describe());
+  if (!taskId)
+    return taskId.takeError();
+  run.taskId = *taskId;
+  if (verify) {
+    auto reference =
+        computeReference(*task.module, kTaskFunctionName, options.seed);
+    if (!reference)
+      return llvm::createStringError("task " + task.describe() + ": " +
+                                     llvm::toString(reference.takeError()));
+    run.reference = std::make_shared<ReferenceData>(std::move(*reference));
   }
   return llvm::Error::success();
+}
+
+llvm::Error Tuner::addTasks() {
+  verify = !measurer->isSimulated() && builder->compiles();
+  for (auto [index, task] : llvm::enumerate(result.tasks))
+    if (llvm::Error error = addTaskRun(task, index))
+      return error;
+  return llvm::Error::success();
+}
+
+llvm::Expected<size_t> Tuner::addTask(TuningTask task) {
+  TuningTask &added = addedTasks.emplace_back(std::move(task));
+  size_t index = runs.size();
+  if (llvm::Error error = addTaskRun(added, index)) {
+    addedTasks.pop_back();
+    if (runs.size() > index)
+      runs.pop_back();
+    return std::move(error);
+  }
+  return index;
 }
 
 /// The printed form of `attr`.
@@ -272,14 +316,9 @@ std::vector<Trial> Tuner::measureBatch(size_t index,
   return out;
 }
 
-void Tuner::observe(TaskRun &run, ArrayRef<Trial> trials) {
-  if (llvm::Error error = strategy->observe(run.state, trials))
-    llvm::consumeError(std::move(error));
-}
-
 llvm::Error Tuner::restore() {
   MLIRContext *context = result.tasks.front().module->getContext();
-  for (TaskRun &run : runs) {
+  for (auto [index, run] : llvm::enumerate(runs)) {
     auto records = db.getMeasurements(run.taskId, result.target);
     if (!records)
       return records.takeError();
@@ -307,7 +346,7 @@ llvm::Error Tuner::restore() {
       restored.push_back(trial);
     }
     if (!restored.empty())
-      observe(run, restored);
+      driver->observe(*this, index, restored);
   }
   note(llvm::formatv("resumed {0} measured trials from {1}", result.trials,
                      db.getPath()));
@@ -335,67 +374,30 @@ void Tuner::measureDefaults() {
         run.result.defaultLatencyUs = trial.result.timing.medianUs;
       run.state.record(trial);
     }
-    observe(run, baseline);
+    driver->observe(*this, index, baseline);
   }
 }
 
-void Tuner::search() {
-  std::vector<SchedulerTask> schedulerTasks;
-  for (const TuningTask &task : result.tasks)
-    schedulerTasks.push_back(
-        {static_cast<double>(task.weight), task.flops, task.opKind});
-  TaskSchedulerOptions schedulerOptions;
-  schedulerOptions.kind = *parseTaskSchedulerKind(options.scheduler);
-  schedulerOptions.seed = options.seed;
-  TaskScheduler scheduler(schedulerTasks, schedulerOptions);
-  for (size_t i = 0; i < runs.size(); ++i)
-    if (!runs[i].state.trials.empty())
-      scheduler.update(i, runs[i].bestLatency());
-
-  std::vector<bool> exhausted(runs.size(), false);
-  while (result.trials < options.trials &&
-         (options.timeLimit <= 0 || elapsed() < options.timeLimit)) {
-    size_t index = scheduler.next();
-    // An exhausted task gets no more rounds: the next live one takes it.
-    for (size_t i = 0; i < runs.size() && exhausted[index]; ++i)
-      index = (index + 1) % runs.size();
-    if (exhausted[index])
-      break;
-    TaskRun &run = runs[index];
-    int count = static_cast<int>(std::min<int64_t>(
-        options.measuresPerRound, options.trials - result.trials));
-    auto searchStart = std::chrono::steady_clock::now();
-    std::vector<Candidate> batch = strategy->propose(run.state, count);
-    result.searchSeconds += std::chrono::duration<double>(
-                                std::chrono::steady_clock::now() - searchStart)
-                                .count();
-    if (batch.empty()) {
-      // The task is exhausted (its space, or the strategy's own budget). A
-      // strategy may return fewer candidates than asked for (dgd proposes
-      // one window at a time); that is not an end.
-      exhausted[index] = true;
-      scheduler.update(index, run.bestLatency());
-      continue;
-    }
-    auto measureStart = std::chrono::steady_clock::now();
-    std::vector<Trial> trials = measureBatch(index, batch, true);
-    result.compileMeasureSeconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                      measureStart)
-            .count();
-    double before = run.bestLatency();
-    for (Trial &trial : trials)
-      run.state.record(trial);
-    observe(run, trials);
-    const Trial *best = run.state.getBest();
-    if (best && (run.bestLatency() < before || run.result.curve.empty()))
-      run.result.curve.push_back({result.trials, elapsed(), best->gflops});
-    scheduler.update(index, run.bestLatency());
-    if (callbacks.onRound)
-      callbacks.onRound(TuneProgress{index, runs.size(), result.trials,
-                                     options.trials, best ? best->gflops : 0.0,
-                                     elapsed(), result.simulated});
-  }
+std::vector<Trial> Tuner::measure(size_t index,
+                                  ArrayRef<Candidate> candidates) {
+  TaskRun &run = runs[index];
+  auto measureStart = std::chrono::steady_clock::now();
+  std::vector<Trial> trials = measureBatch(index, candidates, true);
+  result.compileMeasureSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                    measureStart)
+          .count();
+  double before = run.bestLatency();
+  for (Trial &trial : trials)
+    run.state.record(trial);
+  const Trial *best = run.state.getBest();
+  if (best && (run.bestLatency() < before || run.result.curve.empty()))
+    run.result.curve.push_back({result.trials, elapsed(), best->gflops});
+  if (callbacks.onRound)
+    callbacks.onRound(TuneProgress{index, runs.size(), result.trials,
+                                   options.trials, best ? best->gflops : 0.0,
+                                   elapsed(), result.simulated});
+  return trials;
 }
 
 llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
@@ -417,7 +419,8 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
     if (llvm::Error error = restore())
       return std::move(error);
   measureDefaults();
-  search();
+  if (llvm::Error error = driver->run(*this))
+    return std::move(error);
 
   for (TaskRun &run : runs) {
     if (const Trial *best = run.state.getBest())
@@ -425,6 +428,9 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
     run.result.trials = run.state.trials.size();
     result.results.push_back(std::move(run.result));
   }
+  for (TuningTask &task : addedTasks)
+    result.tasks.push_back(std::move(task));
+  result.modelTaskCount = result.tasks.size() - addedTasks.size();
   result.elapsedSeconds = elapsed();
   result.virtualSeconds = chargedSeconds;
   result.compiledCount = builder->getCompiledCount();
@@ -459,7 +465,8 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
         "{0,4} {1,6} {2,12:F2} {3,10:F1} {4,7} {5,8:F2}  {6}\n", index,
         task.weight, latency, r.best ? r.best->gflops : 0.0, r.trials,
         r.best && r.defaultLatencyUs > 0 ? r.defaultLatencyUs / latency : 0.0,
-        task.describe());
+        (index < modelTaskCount ? "" : "(not in the model) ") +
+            task.describe());
   }
   std::string built =
       compiled
@@ -476,7 +483,7 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
 
 llvm::json::Object TuneResult::toJSON(llvm::StringRef model) const {
   llvm::json::Array taskReports;
-  for (auto [task, taskResult] : llvm::zip(tasks, results)) {
+  for (auto [index, task, taskResult] : llvm::enumerate(tasks, results)) {
     const std::optional<Trial> &best = taskResult.best;
     llvm::json::Array curve;
     for (const TaskResult::CurvePoint &point : taskResult.curve)
@@ -497,6 +504,8 @@ llvm::json::Object TuneResult::toJSON(llvm::StringRef model) const {
              ? llvm::json::Value(taskResult.defaultLatencyUs)
              : nullptr},
         {"curve", std::move(curve)}};
+    if (index >= modelTaskCount)
+      report["in_model"] = false;
     if (best)
       report["best_sketch"] = best->candidate.getKey();
     taskReports.push_back(std::move(report));
