@@ -12,8 +12,13 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "gtest/gtest.h"
+
+#include <iostream>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -398,5 +403,93 @@ TEST(ExtentOrderTest, Compare) {
   EXPECT_EQ(compareExtents({1, 4, 1}, {1, 2, 3}), ExtentOrder::Incomparable);
   EXPECT_EQ(compareExtents({1, 4}, {1, 2, 3}), ExtentOrder::Mismatched);
 }
+
+} // namespace
+
+namespace {
+
+/// The tasks of every operator file of a benchmark suite's manifest.
+std::vector<TuningTask> loadSuite(MLIRContext &context, StringRef suite) {
+  std::string dir = std::string(TESSEL_SUITES_DIR) + "/" + suite.str();
+  auto manifest = llvm::MemoryBuffer::getFile(dir + "/manifest.csv");
+  EXPECT_TRUE(static_cast<bool>(manifest)) << dir;
+  if (!manifest)
+    return {};
+  std::vector<TuningTask> tasks;
+  SmallVector<StringRef> lines;
+  (*manifest)->getBuffer().split(lines, '\n', -1, false);
+  for (StringRef line : llvm::drop_begin(lines)) {
+    SmallVector<StringRef> fields;
+    line.split(fields, ',');
+    if (fields.size() < 2)
+      continue;
+    std::string path = dir + "/" + fields[1].str();
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(path, &context);
+    EXPECT_TRUE(module) << path;
+    if (!module)
+      continue;
+    llvm::Expected<std::vector<TuningTask>> found =
+        extractTasks(*module, &context);
+    if (!found) {
+      ADD_FAILURE() << path << ": " << llvm::toString(found.takeError());
+      continue;
+    }
+    for (TuningTask &task : *found)
+      tasks.push_back(std::move(task));
+  }
+  return tasks;
+}
+
+class SuiteBridgeTest : public ::testing::TestWithParam<const char *> {};
+
+/// Every 1-hop bridge of the ETO operator sets is the element-wise minimum
+/// of an incomparable pair, verifies, and repeats no task nor other bridge.
+TEST_P(SuiteBridgeTest, OneHopBridgesOfTheEtoSuites) {
+  MLIRContext context;
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  std::vector<TuningTask> tasks = loadSuite(context, GetParam());
+  ASSERT_GT(tasks.size(), 3u);
+  llvm::Expected<std::vector<BridgeTask>> bridges =
+      findOneHopBridges(tasks, &context);
+  ASSERT_TRUE(static_cast<bool>(bridges))
+      << llvm::toString(bridges.takeError());
+  EXPECT_FALSE(bridges->empty());
+  llvm::StringSet<> keys;
+  for (const TuningTask &task : tasks)
+    keys.insert(task.workloadKey);
+  std::map<std::string, int> perKind;
+  for (const BridgeTask &bridge : *bridges) {
+    const TuningTask &alpha = tasks[bridge.alpha], &beta = tasks[bridge.beta];
+    SmallVector<int64_t> a = getLoopExtents(alpha), b = getLoopExtents(beta);
+    EXPECT_EQ(compareExtents(a, b), ExtentOrder::Incomparable);
+    SmallVector<int64_t> minimum;
+    for (auto [x, y] : llvm::zip_equal(a, b))
+      minimum.push_back(std::min(x, y));
+    EXPECT_EQ(getLoopExtents(bridge.task), minimum);
+    EXPECT_EQ(bridge.task.opKind, alpha.opKind);
+    EXPECT_TRUE(haveSameSketchStructure(bridge.task.sketches, alpha.sketches));
+    EXPECT_TRUE(keys.insert(bridge.task.workloadKey).second)
+        << bridge.task.describe();
+    OwningOpRef<ModuleOp> clone(
+        cast<ModuleOp>(bridge.task.module.get()->clone()));
+    clone->walk([](Operation *op) { op->removeAttr(kTaskTargetAttrName); });
+    EXPECT_TRUE(succeeded(verify(*clone))) << bridge.task.describe();
+    ++perKind[bridge.task.opKind];
+  }
+  std::string summary;
+  for (auto [kind, count] : perKind)
+    summary += " " + kind + ":" + std::to_string(count);
+  std::cout << GetParam() << ": " << tasks.size() << " tasks, "
+            << bridges->size() << " bridges" << summary << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Eto, SuiteBridgeTest,
+                         ::testing::Values("eto-bert-base", "eto-bertl",
+                                           "eto-mobilenetv2", "eto-resnet50",
+                                           "eto-resnet50l"));
 
 } // namespace
