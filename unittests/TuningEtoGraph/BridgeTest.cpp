@@ -480,7 +480,16 @@ TEST_P(SuiteBridgeTest, OneHopBridgesOfTheEtoSuites) {
     EXPECT_TRUE(succeeded(verify(*clone))) << bridge.task.describe();
     ++perKind[bridge.task.opKind];
   }
-  std::string summary;
+  // Without the sketch condition: a superset.
+  BridgeOptions anySketches;
+  anySketches.requireSameSketches = false;
+  llvm::Expected<std::vector<BridgeTask>> unfiltered =
+      findOneHopBridges(tasks, &context, anySketches);
+  ASSERT_TRUE(static_cast<bool>(unfiltered))
+      << llvm::toString(unfiltered.takeError());
+  EXPECT_GE(unfiltered->size(), bridges->size());
+  std::string summary = " (" + std::to_string(unfiltered->size()) +
+                        " without the sketch condition)";
   for (auto [kind, count] : perKind)
     summary += " " + kind + ":" + std::to_string(count);
   std::cout << GetParam() << ": " << tasks.size() << " tasks, "

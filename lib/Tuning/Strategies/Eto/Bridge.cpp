@@ -17,7 +17,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <set>
+#include <map>
+#include <memory>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -316,8 +317,12 @@ tessel::findOneHopBridges(ArrayRef<TuningTask> tasks, MLIRContext *context,
   }
 
   std::vector<BridgeTask> bridges;
-  // (signature, extents) already tried.
-  std::set<std::pair<std::string, SmallVector<int64_t>>> tried;
+  // Bridges built so far by (signature, extents): accepted or repeating a
+  // key (null), or kept aside because their sketches differed from the
+  // pair's that made them (a later pair of the same kind may match).
+  std::map<std::pair<std::string, SmallVector<int64_t>>,
+           std::unique_ptr<TuningTask>>
+      built;
   for (size_t alpha = 0; alpha < tasks.size(); ++alpha) {
     for (size_t beta = alpha + 1; beta < tasks.size(); ++beta) {
       if (signatures[alpha].empty() || signatures[alpha] != signatures[beta] ||
@@ -330,18 +335,24 @@ tessel::findOneHopBridges(ArrayRef<TuningTask> tasks, MLIRContext *context,
       SmallVector<int64_t> minimum = extents[alpha];
       for (auto [extent, other] : llvm::zip_equal(minimum, extents[beta]))
         extent = std::min(extent, other);
-      if (!tried.insert({signatures[alpha], minimum}).second)
-        continue;
-      llvm::Expected<TuningTask> bridge = buildTaskWithExtents(
-          tasks[alpha].getTargetOp(), minimum, context, options.extraction);
-      if (!bridge)
-        return bridge.takeError();
-      if (!known.insert(bridge->workloadKey).second)
+      auto [it, inserted] = built.try_emplace({signatures[alpha], minimum});
+      if (inserted) {
+        llvm::Expected<TuningTask> bridge = buildTaskWithExtents(
+            tasks[alpha].getTargetOp(), minimum, context, options.extraction);
+        if (!bridge)
+          return bridge.takeError();
+        if (!known.insert(bridge->workloadKey).second)
+          continue;
+        it->second = std::make_unique<TuningTask>(std::move(*bridge));
+      }
+      if (!it->second)
         continue;
       if (options.requireSameSketches &&
-          !haveSameSketchStructure(bridge->sketches, tasks[alpha].sketches))
+          !haveSameSketchStructure(it->second->sketches,
+                                   tasks[alpha].sketches))
         continue;
-      bridges.push_back({std::move(*bridge), alpha, beta});
+      bridges.push_back({std::move(*it->second), alpha, beta});
+      it->second.reset();
     }
   }
   return std::move(bridges);
