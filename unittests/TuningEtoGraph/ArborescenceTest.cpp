@@ -61,8 +61,8 @@ TEST(ArborescenceTest, FailsWhenANodeIsUnreachable) {
 
 TEST(ArborescenceTest, IgnoresEdgesIntoTheRootAndSelfLoops) {
   // Parallel edges: the cheaper (index 2) wins.
-  std::vector<WeightedEdge> edges = {
-      {1, 0, 0}, {1, 1, 0}, {0, 1, 3}, {0, 1, 7}, {2, 2, 0}, {1, 2, 2}};
+  std::vector<WeightedEdge> edges = {{1, 0, 0}, {1, 1, 0}, {0, 1, 3},
+                                     {0, 1, 7}, {2, 2, 0}, {1, 2, 2}};
   std::optional<Arborescence> tree = findMinCostArborescence(3, 0, edges);
   ASSERT_TRUE(tree);
   EXPECT_DOUBLE_EQ(tree->cost, 5);
@@ -78,9 +78,9 @@ TEST(ArborescenceTest, OneNode) {
 
 TEST(ArborescenceTest, NonZeroRootAndFractionalCosts) {
   // The OC graph shape: root 3 reaches every task at the trial cap.
-  std::vector<WeightedEdge> edges = {{3, 0, 1000}, {3, 1, 1000}, {3, 2, 1000},
-                                     {0, 1, 120.5}, {1, 2, 80.25},
-                                     {2, 0, 400.75}, {0, 2, 300}};
+  std::vector<WeightedEdge> edges = {
+      {3, 0, 1000},  {3, 1, 1000},   {3, 2, 1000}, {0, 1, 120.5},
+      {1, 2, 80.25}, {2, 0, 400.75}, {0, 2, 300}};
   std::optional<Arborescence> tree = findMinCostArborescence(4, 3, edges);
   ASSERT_TRUE(tree);
   EXPECT_DOUBLE_EQ(tree->cost, 1200.75);

@@ -136,9 +136,11 @@ TEST_F(BridgeTest, PaperExampleConvolutions) {
   EXPECT_EQ(bridge->weight, 0);
   EXPECT_TRUE(op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>());
   EXPECT_DOUBLE_EQ(bridge->flops, 2.0 * 64 * 14 * 14 * 64);
-  EXPECT_EQ(bridge->describe(), "conv_2d_nchw_fchw 1x64x14x14 * 64x64x1x1 s1 f32");
+  EXPECT_EQ(bridge->describe(),
+            "conv_2d_nchw_fchw 1x64x14x14 * 64x64x1x1 s1 f32");
   EXPECT_FALSE(bridge->sketches.empty());
-  auto func = cast<func::FuncOp>(bridge->module.get().lookupSymbol(kTaskFunctionName));
+  auto func =
+      cast<func::FuncOp>(bridge->module.get().lookupSymbol(kTaskFunctionName));
   EXPECT_EQ(func.getNumArguments(), 2u);
   // Symmetric.
   llvm::Expected<TuningTask> reversed =
@@ -198,10 +200,10 @@ TEST_F(BridgeTest, BatchMatmul) {
   EXPECT_TRUE(verifies(*bridge));
   EXPECT_EQ(bridge->opKind, "batch_matmul");
   EXPECT_EQ(getLoopExtents(*bridge), (SmallVector<int64_t>{12, 128, 64, 64}));
-  EXPECT_EQ(operandTypes(*bridge),
-            (std::vector<std::string>{"tensor<12x128x64xf32>",
-                                      "tensor<12x64x64xf32>",
-                                      "tensor<12x128x64xf32>"}));
+  EXPECT_EQ(
+      operandTypes(*bridge),
+      (std::vector<std::string>{"tensor<12x128x64xf32>", "tensor<12x64x64xf32>",
+                                "tensor<12x128x64xf32>"}));
   EXPECT_DOUBLE_EQ(bridge->flops, 2.0 * 12 * 128 * 64 * 64);
   EXPECT_TRUE(haveSameSketchStructure(bridge->sketches, tasks[0].sketches));
 
@@ -227,18 +229,25 @@ std::string matmuls(bool withE) {
   for (auto [index, shape] : llvm::enumerate(shapes)) {
     auto [m, n, k] = shape;
     std::string i = std::to_string(index);
-    std::string a = "tensor<" + std::to_string(m) + "x" + std::to_string(k) + "xf32>";
-    std::string b = "tensor<" + std::to_string(k) + "x" + std::to_string(n) + "xf32>";
-    std::string c = "tensor<" + std::to_string(m) + "x" + std::to_string(n) + "xf32>";
-    text += std::string(index ? ", " : "") + "%a" + i + ": " + a + ", %b" + i + ": " + b;
+    std::string a =
+        "tensor<" + std::to_string(m) + "x" + std::to_string(k) + "xf32>";
+    std::string b =
+        "tensor<" + std::to_string(k) + "x" + std::to_string(n) + "xf32>";
+    std::string c =
+        "tensor<" + std::to_string(m) + "x" + std::to_string(n) + "xf32>";
+    text += std::string(index ? ", " : "") + "%a" + i + ": " + a + ", %b" + i +
+            ": " + b;
     body += "  %e" + i + " = tensor.empty() : " + c + "\n";
-    body += "  %i" + i + " = linalg.fill ins(%zero : f32) outs(%e" + i + " : " + c + ") -> " + c + "\n";
-    body += "  %r" + i + " = linalg.matmul ins(%a" + i + ", %b" + i + " : " + a + ", " + b + ") outs(%i" + i + " : " + c + ") -> " + c + "\n";
+    body += "  %i" + i + " = linalg.fill ins(%zero : f32) outs(%e" + i + " : " +
+            c + ") -> " + c + "\n";
+    body += "  %r" + i + " = linalg.matmul ins(%a" + i + ", %b" + i + " : " +
+            a + ", " + b + ") outs(%i" + i + " : " + c + ") -> " + c + "\n";
     results += std::string(index ? ", " : "") + "%r" + i;
     resultTypes += std::string(index ? ", " : "") + c;
   }
-  return text + ") -> (" + resultTypes + ") {\n  %zero = arith.constant 0.0 : f32\n" +
-         body + "  return " + results + " : " + resultTypes + "\n}\n";
+  return text + ") -> (" + resultTypes +
+         ") {\n  %zero = arith.constant 0.0 : f32\n" + body + "  return " +
+         results + " : " + resultTypes + "\n}\n";
 }
 
 TEST_F(BridgeTest, OneHopBridgeSet) {
@@ -251,10 +260,12 @@ TEST_F(BridgeTest, OneHopBridgeSet) {
   // A-B gives [32,32,16]; A-C and B-C both give [16,16,16] (kept once); D
   // is larger than every other task: a reuse partner already, no bridge.
   ASSERT_EQ(bridges->size(), 2u);
-  EXPECT_EQ(getLoopExtents((*bridges)[0].task), (SmallVector<int64_t>{32, 32, 16}));
+  EXPECT_EQ(getLoopExtents((*bridges)[0].task),
+            (SmallVector<int64_t>{32, 32, 16}));
   EXPECT_EQ((*bridges)[0].alpha, 0u);
   EXPECT_EQ((*bridges)[0].beta, 1u);
-  EXPECT_EQ(getLoopExtents((*bridges)[1].task), (SmallVector<int64_t>{16, 16, 16}));
+  EXPECT_EQ(getLoopExtents((*bridges)[1].task),
+            (SmallVector<int64_t>{16, 16, 16}));
   EXPECT_EQ((*bridges)[1].alpha, 0u);
   EXPECT_EQ((*bridges)[1].beta, 2u);
   for (const BridgeTask &bridge : *bridges) {
@@ -269,7 +280,8 @@ TEST_F(BridgeTest, OneHopBridgeSet) {
   ASSERT_TRUE(static_cast<bool>(bridges))
       << llvm::toString(bridges.takeError());
   ASSERT_EQ(bridges->size(), 1u);
-  EXPECT_EQ(getLoopExtents((*bridges)[0].task), (SmallVector<int64_t>{16, 16, 16}));
+  EXPECT_EQ(getLoopExtents((*bridges)[0].task),
+            (SmallVector<int64_t>{16, 16, 16}));
 }
 
 TEST_F(BridgeTest, OtherNamedOps) {
@@ -329,10 +341,10 @@ func.func @f(%x: tensor<1x30x30x32xf32>, %w: tensor<3x3x32xf32>, %f: tensor<3x3x
   llvm::Expected<TuningTask> depthwise = buildTaskWithExtents(
       tasks[0].getTargetOp(), {1, 14, 14, 32, 2, 2}, &context);
   ASSERT_TRUE(static_cast<bool>(depthwise));
-  EXPECT_EQ(operandTypes(*depthwise),
-            (std::vector<std::string>{"tensor<1x15x15x32xf32>",
-                                      "tensor<2x2x32xf32>",
-                                      "tensor<1x14x14x32xf32>"}));
+  EXPECT_EQ(
+      operandTypes(*depthwise),
+      (std::vector<std::string>{"tensor<1x15x15x32xf32>", "tensor<2x2x32xf32>",
+                                "tensor<1x14x14x32xf32>"}));
 }
 
 TEST_F(BridgeTest, Errors) {
@@ -376,7 +388,8 @@ func.func @f(%a: tensor<32x16xf32>, %b: tensor<16x32xf32>, %x: tensor<4x32x16xf3
 
   llvm::Expected<TuningTask> mixed = buildBridge(tasks[1], tasks[2], &context);
   ASSERT_FALSE(static_cast<bool>(mixed));
-  EXPECT_NE(llvm::toString(mixed.takeError()).find("differ"), std::string::npos);
+  EXPECT_NE(llvm::toString(mixed.takeError()).find("differ"),
+            std::string::npos);
 
   llvm::Expected<TuningTask> wrongRank =
       buildTaskWithExtents(tasks[1].getTargetOp(), {16, 16}, &context);
@@ -424,8 +437,7 @@ std::vector<TuningTask> loadSuite(MLIRContext &context, StringRef suite) {
     if (fields.size() < 2)
       continue;
     std::string path = dir + "/" + fields[1].str();
-    OwningOpRef<ModuleOp> module =
-        parseSourceFile<ModuleOp>(path, &context);
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &context);
     EXPECT_TRUE(module) << path;
     if (!module)
       continue;

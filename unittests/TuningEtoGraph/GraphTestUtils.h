@@ -1,4 +1,5 @@
-//===- GraphTestUtils.h - Brute-force references for graph tests -*- C++ -*-===//
+//===- GraphTestUtils.h - Brute-force references for graph tests -*- C++
+//-*-===//
 //
 // Part of the Tessel project.
 //
@@ -110,9 +111,8 @@ inline double bruteForceSteinerTree(int64_t numNodes, int64_t root,
 
 /// A random digraph: each ordered pair gets an edge with probability
 /// `density`, integer costs in [0, maxCost].
-inline std::vector<WeightedEdge> randomEdges(std::mt19937 &rng,
-                                             int64_t numNodes, double density,
-                                             int maxCost) {
+inline std::vector<WeightedEdge>
+randomEdges(std::mt19937 &rng, int64_t numNodes, double density, int maxCost) {
   std::uniform_real_distribution<double> coin(0, 1);
   std::uniform_int_distribution<int> cost(0, maxCost);
   std::vector<WeightedEdge> edges;

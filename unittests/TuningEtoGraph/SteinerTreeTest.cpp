@@ -40,8 +40,7 @@ void expectValid(const SteinerTree &tree, int64_t numNodes,
     EXPECT_EQ(edge.from, tree.parent[node]);
     EXPECT_EQ(edge.to, node);
     sum += edge.cost;
-    if (std::find(terminals.begin(), terminals.end(), node) ==
-        terminals.end())
+    if (std::find(terminals.begin(), terminals.end(), node) == terminals.end())
       steiner.push_back(node);
   }
   EXPECT_NEAR(sum, tree.cost, 1e-9);
@@ -103,9 +102,9 @@ TEST(SteinerTreeTest, SharedPathsFillFaster) {
   // Three terminals behind a chain 0 -> 4 -> 5 (cost 30 + 30) and edges of
   // 10 from 5; direct root edges cost 45 each (135 in all). FLAC's flow
   // from the three sources fills the shared chain at rate 3: 60 + 30 = 90.
-  std::vector<WeightedEdge> edges = {
-      {0, 1, 45}, {0, 2, 45}, {0, 3, 45}, {0, 4, 30},
-      {4, 5, 30}, {5, 1, 10}, {5, 2, 10}, {5, 3, 10}};
+  std::vector<WeightedEdge> edges = {{0, 1, 45}, {0, 2, 45}, {0, 3, 45},
+                                     {0, 4, 30}, {4, 5, 30}, {5, 1, 10},
+                                     {5, 2, 10}, {5, 3, 10}};
   std::optional<SteinerTree> tree =
       findDirectedSteinerTree(6, 0, {1, 2, 3}, edges, raw());
   ASSERT_TRUE(tree);
@@ -120,9 +119,9 @@ TEST(SteinerTreeTest, RefinementFixesTheGreedyTree) {
   // tunes the bridge from the root (1000 + 100 + 100); the optimum tunes
   // task 1 from the root and reaches 2 through the bridge (1000 + 50 + 100;
   // from task 2 it would cost 1000 + 60 + 100).
-  std::vector<WeightedEdge> edges = {
-      {0, 1, 1000}, {0, 2, 1000}, {0, 3, 1000}, {1, 2, 900}, {2, 1, 900},
-      {3, 1, 100},  {3, 2, 100},  {1, 3, 50},   {2, 3, 60}};
+  std::vector<WeightedEdge> edges = {{0, 1, 1000}, {0, 2, 1000}, {0, 3, 1000},
+                                     {1, 2, 900},  {2, 1, 900},  {3, 1, 100},
+                                     {3, 2, 100},  {1, 3, 50},   {2, 3, 60}};
   std::optional<SteinerTree> greedy =
       findDirectedSteinerTree(4, 0, {1, 2}, edges, raw());
   ASSERT_TRUE(greedy);
@@ -204,8 +203,7 @@ TEST(SteinerTreeTest, GuaranteesOnRandomGraphs) {
     terminalsOnly[0] = true;
     for (int64_t terminal : terminals)
       terminalsOnly[terminal] = true;
-    double direct =
-        bruteForceArborescence(numNodes, 0, terminalsOnly, edges);
+    double direct = bruteForceArborescence(numNodes, 0, terminalsOnly, edges);
     EXPECT_LE(refined->cost, direct + 1e-9) << "trial " << trial;
     refinedBetter += refined->cost < greedy->cost - 1e-9;
     usesOptional += !refined->steinerNodes.empty();

@@ -133,11 +133,11 @@ static OwningOpRef<Operation *> cloneWithDefaults(linalg::LinalgOp op) {
     StringRef name = attr.getName().getValue();
     if (name == "strides" || name == "dilations") {
       if (auto values = dyn_cast<DenseIntElementsAttr>(attr.getValue())) {
-        clone->setAttr(attr.getName(),
-                       DenseIntElementsAttr::get(
-                           values.getType(),
-                           APInt(values.getElementType().getIntOrFloatBitWidth(),
-                                 1)));
+        clone->setAttr(
+            attr.getName(),
+            DenseIntElementsAttr::get(
+                values.getType(),
+                APInt(values.getElementType().getIntOrFloatBitWidth(), 1)));
         continue;
       }
     }
@@ -216,8 +216,8 @@ tessel::buildTaskWithExtents(linalg::LinalgOp like, ArrayRef<int64_t> extents,
   OwningOpRef<Operation *> clone = cloneWithDefaults(like);
   auto cloneOp = cast<linalg::LinalgOp>(*clone);
   SmallVector<RankedTensorType> types;
-  for (auto [operand, map] : llvm::zip_equal(
-           cloneOp->getOpOperands(), cloneOp.getIndexingMapsArray())) {
+  for (auto [operand, map] : llvm::zip_equal(cloneOp->getOpOperands(),
+                                             cloneOp.getIndexingMapsArray())) {
     auto type = cast<RankedTensorType>(operand.get().getType());
     SmallVector<int64_t> shape;
     for (AffineExpr expr : map.getResults())
@@ -239,8 +239,8 @@ tessel::buildTaskWithExtents(linalg::LinalgOp like, ArrayRef<int64_t> extents,
   Type element = resultType.getElementType();
   Value zero = arith::ConstantOp::create(
       builder, loc, cast<TypedAttr>(builder.getZeroAttr(element)));
-  Value empty = tensor::EmptyOp::create(builder, loc, resultType.getShape(),
-                                        element);
+  Value empty =
+      tensor::EmptyOp::create(builder, loc, resultType.getShape(), element);
   Value init = linalg::FillOp::create(builder, loc, zero, empty).getResult(0);
   SmallVector<Value> operands(entry->getArguments());
   operands.push_back(init);
@@ -270,10 +270,10 @@ tessel::buildTaskWithExtents(linalg::LinalgOp like, ArrayRef<int64_t> extents,
   return std::move(task);
 }
 
-llvm::Expected<TuningTask> tessel::buildBridge(const TuningTask &alpha,
-                                               const TuningTask &beta,
-                                               MLIRContext *context,
-                                               const TaskExtractionOptions &options) {
+llvm::Expected<TuningTask>
+tessel::buildBridge(const TuningTask &alpha, const TuningTask &beta,
+                    MLIRContext *context,
+                    const TaskExtractionOptions &options) {
   linalg::LinalgOp alphaOp = alpha.getTargetOp();
   linalg::LinalgOp betaOp = beta.getTargetOp();
   if (!alphaOp || !betaOp)
@@ -348,8 +348,7 @@ tessel::findOneHopBridges(ArrayRef<TuningTask> tasks, MLIRContext *context,
       if (!it->second)
         continue;
       if (options.requireSameSketches &&
-          !haveSameSketchStructure(it->second->sketches,
-                                   tasks[alpha].sketches))
+          !haveSameSketchStructure(it->second->sketches, tasks[alpha].sketches))
         continue;
       bridges.push_back({std::move(*it->second), alpha, beta});
       it->second.reset();

@@ -59,8 +59,9 @@ findMinCostArborescence(int64_t numNodes, int64_t root,
 
 /// The nodes of the digraph that no path from `root` reaches, in increasing
 /// order (for the message when findMinCostArborescence fails).
-std::vector<int64_t> findUnreachableNodes(int64_t numNodes, int64_t root,
-                                          const std::vector<WeightedEdge> &edges);
+std::vector<int64_t>
+findUnreachableNodes(int64_t numNodes, int64_t root,
+                     const std::vector<WeightedEdge> &edges);
 
 } // namespace tessel
 } // namespace mlir

@@ -74,10 +74,9 @@ buildTaskWithExtents(linalg::LinalgOp like, ArrayRef<int64_t> extents,
 /// with the element-wise minimum of both tasks' loop extents. Fails when the
 /// tasks differ in op, element types or attributes other than strides and
 /// dilations, or checkBridgeable fails.
-llvm::Expected<TuningTask> buildBridge(const TuningTask &alpha,
-                                       const TuningTask &beta,
-                                       MLIRContext *context,
-                                       const TaskExtractionOptions &options = {});
+llvm::Expected<TuningTask>
+buildBridge(const TuningTask &alpha, const TuningTask &beta,
+            MLIRContext *context, const TaskExtractionOptions &options = {});
 
 /// A bridge and the first pair of tasks (by index) it bridges.
 struct BridgeTask {

@@ -71,8 +71,7 @@ mlir::tessel::findMinCostArborescence(int64_t numNodes, int64_t root,
     nodes.push_back(graph.addNode());
   Graph::ArcMap<double> costs(graph);
   Graph::ArcMap<int64_t> indices(graph);
-  for (int64_t index = 0; index < static_cast<int64_t>(edges.size());
-       ++index) {
+  for (int64_t index = 0; index < static_cast<int64_t>(edges.size()); ++index) {
     const WeightedEdge *edge = &edges[index];
     assert(edge->from >= 0 && edge->from < numNodes && edge->to >= 0 &&
            edge->to < numNodes && "edge endpoint out of range");

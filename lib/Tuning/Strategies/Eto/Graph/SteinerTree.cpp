@@ -41,7 +41,9 @@ namespace {
 class SourceSet {
 public:
   void reset(size_t numSources) { words.assign((numSources + 63) / 64, 0); }
-  void insert(size_t source) { words[source / 64] |= uint64_t(1) << (source % 64); }
+  void insert(size_t source) {
+    words[source / 64] |= uint64_t(1) << (source % 64);
+  }
   bool intersects(const SourceSet &other) const {
     for (size_t i = 0; i < words.size(); ++i)
       if (words[i] & other.words[i])
@@ -88,7 +90,8 @@ public:
   }
 
   /// Reaches every terminal; std::nullopt when some cannot be reached.
-  std::optional<std::vector<int64_t>> run(const std::vector<int64_t> &terminals);
+  std::optional<std::vector<int64_t>>
+  run(const std::vector<int64_t> &terminals);
 
 private:
   /// One FLAC round from the terminals not reached yet; adds the subtree it
@@ -307,8 +310,7 @@ getInducedArborescence(int64_t numNodes, int64_t root,
     }
   std::vector<WeightedEdge> induced;
   std::vector<int64_t> original;
-  for (int64_t index = 0; index < static_cast<int64_t>(edges.size());
-       ++index) {
+  for (int64_t index = 0; index < static_cast<int64_t>(edges.size()); ++index) {
     const WeightedEdge &edge = edges[index];
     if (local[edge.from] < 0 || local[edge.to] < 0)
       continue;
@@ -418,7 +420,8 @@ std::optional<SteinerTree> mlir::tessel::findDirectedSteinerTree(
   }
   tree.terminals = terminals;
   std::sort(tree.terminals.begin(), tree.terminals.end());
-  tree.terminals.erase(std::unique(tree.terminals.begin(), tree.terminals.end()),
-                       tree.terminals.end());
+  tree.terminals.erase(
+      std::unique(tree.terminals.begin(), tree.terminals.end()),
+      tree.terminals.end());
   return tree;
 }
