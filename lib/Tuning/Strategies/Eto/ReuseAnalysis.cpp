@@ -254,3 +254,89 @@ tessel::buildTiles(const SearchSpace &space, const ReuseShapes &shapes) {
   }
   return tiles;
 }
+
+//===----------------------------------------------------------------------===//
+// Unroll
+//===----------------------------------------------------------------------===//
+
+/// The register loops of a multi_level_tiling thread, outermost first, as
+/// (loop, level) pairs.
+static SmallVector<std::pair<unsigned, unsigned>>
+getRegisterLoops(const LoopNest &nest) {
+  SmallVector<std::pair<unsigned, unsigned>> loops;
+  for (auto [reduction, level] : {std::pair(true, 1u), std::pair(false, 3u),
+                                  std::pair(true, 2u), std::pair(false, 4u)})
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      if (nest.isReduction[loop] == reduction)
+        loops.push_back({loop, level});
+  return loops;
+}
+
+int64_t tessel::getUnrollEffect(const SearchSpace &space, LoopTiles tiles,
+                                int64_t unroll) {
+  SketchAttr sketch = space.getSketch();
+  const LoopNest &nest = space.getLoopNest();
+  if (sketch.getKind() == SketchKind::TwoLevelInjective)
+    return 0;
+  if (sketch.getKind() == SketchKind::CrossThreadReduction) {
+    int64_t serial = 1, threads = 1;
+    for (unsigned loop = 0; loop < nest.size(); ++loop) {
+      if (!nest.isReduction[loop])
+        continue;
+      serial *= tiles[loop].front();
+      threads *= tiles[loop].back();
+    }
+    return (serial <= unroll ? 1 : 0) |
+           (getCrossThreadCombineWidth(threads) <= unroll ? 2 : 0);
+  }
+  if (!isMultiLevel(sketch))
+    return 0;
+  int64_t effect = 0, trips = 1;
+  SmallVector<std::pair<unsigned, unsigned>> loops = getRegisterLoops(nest);
+  for (auto [loop, level] : llvm::reverse(loops)) {
+    int64_t extent = tiles[loop][level];
+    if (extent == 1)
+      continue;
+    trips *= extent;
+    if (trips > unroll)
+      break;
+    ++effect;
+  }
+  return effect;
+}
+
+int64_t tessel::estimateUnrolledRegisters(const SearchSpace &space,
+                                          LoopTiles tiles, int64_t unroll) {
+  SketchAttr sketch = space.getSketch();
+  const LoopNest &nest = space.getLoopNest();
+  if (!isMultiLevel(sketch))
+    return 0;
+  linalg::LinalgOp op = space.getOp();
+  // Outputs of a thread: its virtual threads and the two inner space
+  // levels.
+  int64_t outputs = 1;
+  SmallVector<int64_t> body(nest.size(), 1);
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    if (nest.isReduction[loop])
+      continue;
+    outputs *= tiles[loop][1] * tiles[loop][3] * tiles[loop][4];
+    body[loop] = tiles[loop][1];
+  }
+  int64_t effect = getUnrollEffect(space, tiles, unroll);
+  SmallVector<std::pair<unsigned, unsigned>> loops = getRegisterLoops(nest);
+  for (auto [loop, level] : llvm::reverse(loops)) {
+    if (effect == 0)
+      break;
+    int64_t extent = tiles[loop][level];
+    if (extent == 1)
+      continue;
+    body[loop] *= extent;
+    --effect;
+  }
+  int64_t inputs = 0;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (isa<ShapedType>(input->get().getType()))
+      inputs +=
+          FootprintFunction(op.getMatchingIndexingMap(input)).getElements(body);
+  return outputs + inputs;
+}

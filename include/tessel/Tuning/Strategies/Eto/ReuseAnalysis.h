@@ -137,6 +137,25 @@ completeTiles(int64_t extent, ArrayRef<int64_t> given, unsigned numLevels);
 llvm::Expected<SmallVector<SmallVector<int64_t>>>
 buildTiles(const SearchSpace &space, const ReuseShapes &shapes);
 
+/// The effect of auto-unroll value `unroll` on a config of `space` with
+/// `tiles`: which loops of a thread it fully unrolls. multi_level_tiling:
+/// the number of innermost nontrivial register loops (reduction level 1,
+/// space level 3, reduction level 2, space level 4, each in loop order,
+/// outermost first) whose cumulative trip count is at most `unroll`, as
+/// TVM's auto_unroll_max_step unrolls. cross_thread_reduction: 1 per
+/// unrolled loop of the serial reduction part and the combine over the
+/// threads, as bits. two_level_injective: always 0 (no loop to unroll).
+/// Unroll values of equal effect give the same program.
+int64_t getUnrollEffect(const SearchSpace &space, LoopTiles tiles,
+                        int64_t unroll);
+
+/// The registers of a thread that ETO's default unroll matches (section
+/// 5.1): the thread's outputs plus the input elements loaded in the
+/// innermost loop body after unrolling (the footprint over the virtual
+/// threads and the unrolled register loops).
+int64_t estimateUnrolledRegisters(const SearchSpace &space, LoopTiles tiles,
+                                  int64_t unroll);
+
 } // namespace tessel
 } // namespace mlir
 

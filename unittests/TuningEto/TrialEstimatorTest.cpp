@@ -1,0 +1,57 @@
+//===- TrialEstimatorTest.cpp - The sampled trial estimate ----------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Strategies/Eto/TrialEstimator.h"
+
+#include "EtoTestUtils.h"
+
+#include <chrono>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+using TrialEstimatorTest = EtoTest;
+
+TEST_F(TrialEstimatorTest, DeterministicAndSampled) {
+  TuningTask beta = extract(getConvSource(1, 512, 28, 28, 128, 1, 1));
+  TuningTask alpha = extract(getConvSource(1, 256, 28, 28, 128, 1, 1));
+  EtoOptions options;
+  auto start = std::chrono::steady_clock::now();
+  double estimate = estimateEtoTrials(alpha, beta, device, options, 7);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::cout << "estimate " << estimate << " in " << seconds * 1000 << " ms\n";
+  EXPECT_TRUE(std::isfinite(estimate));
+  EXPECT_GT(estimate, 0);
+  EXPECT_EQ(estimateEtoTrials(alpha, beta, device, options, 7), estimate);
+
+  // One sample is the count of the first config the seed draws.
+  options.samples = 1;
+  double one = estimateEtoTrials(alpha, beta, device, options, 7);
+  SearchSpace space =
+      *SearchSpace::get(beta.getTargetOp(), beta.sketches.front(), device);
+  ASSERT_EQ(beta.sketches.size(), 1u);
+  RandomEngine rng(7);
+  FailureOr<ConfigAttr> config = space.sample(rng);
+  ASSERT_TRUE(succeeded(config));
+  llvm::Expected<int64_t> count = countEtoTrials(
+      alpha, {&beta, space.getSketch(), *config}, device, options);
+  ASSERT_TRUE(static_cast<bool>(count)) << llvm::toString(count.takeError());
+  EXPECT_EQ(one, static_cast<double>(*count));
+
+  // No samples, or no shared sketch: no edge.
+  options.samples = 0;
+  EXPECT_TRUE(std::isinf(estimateEtoTrials(alpha, beta, device, options, 7)));
+  TuningTask matmul = extract(getMatmulSource(64, 64, 64));
+  EXPECT_TRUE(
+      std::isinf(estimateEtoTrials(matmul, beta, device, EtoOptions(), 7)));
+}
+
+} // namespace
