@@ -47,6 +47,16 @@ TEST_F(ShapeCostsTest, Example3) {
   ASSERT_TRUE(threadShape);
   EXPECT_EQ(threadShape->vthreadShape, (SmallVector<int64_t>{1, 1, 1, 1}));
   EXPECT_EQ(threadShape->threadShape, (SmallVector<int64_t>{1, 4, 2, 1}));
+  // Example 3's best TShapes of the other two thread counts.
+  std::optional<ThreadShape> other =
+      model->getThreadShape(56 * 112, *blockShape, fetchShape);
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->vthreadShape, (SmallVector<int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(other->threadShape, (SmallVector<int64_t>{1, 4, 2, 2}));
+  other = model->getThreadShape(56 * 128, *blockShape, fetchShape);
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->vthreadShape, (SmallVector<int64_t>{1, 1, 1, 1}));
+  EXPECT_EQ(other->threadShape, (SmallVector<int64_t>{1, 2, 1, 7}));
   // Every thread count of [112, 224] per block that the block shape allows.
   SmallVector<int64_t> threads;
   for (int64_t perBlock = 112; perBlock <= 224; ++perBlock)
