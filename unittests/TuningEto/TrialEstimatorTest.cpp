@@ -55,3 +55,33 @@ TEST_F(TrialEstimatorTest, DeterministicAndSampled) {
 }
 
 } // namespace
+
+namespace {
+
+/// Matmuls and 3x3 and 1x1 convolutions of ResNet-50 sizes.
+TEST_F(TrialEstimatorTest, LargerPairs) {
+  std::vector<std::pair<std::string, std::string>> pairs = {
+      {getMatmulSource(512, 1024, 1024), getMatmulSource(1024, 1024, 1024)},
+      {getConvSource(1, 64, 58, 58, 64, 3, 3),
+       getConvSource(1, 128, 30, 30, 128, 3, 3)},
+      {getConvSource(1, 256, 14, 14, 256, 1, 1),
+       getConvSource(1, 512, 28, 28, 512, 1, 1)}};
+  for (auto &[alphaSource, betaSource] : pairs) {
+    TuningTask alpha = extract(alphaSource);
+    TuningTask beta = extract(betaSource);
+    auto start = std::chrono::steady_clock::now();
+    double estimate = estimateEtoTrials(alpha, beta, device, EtoOptions(), 1);
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count();
+    std::cout << alpha.describe() << " <- " << beta.describe() << ": "
+              << estimate << " in " << seconds * 1000 << " ms\n";
+    EXPECT_TRUE(std::isfinite(estimate));
+    EXPECT_GT(estimate, 0);
+    // The driver estimates O(n^2) pairs: well under a second each (tens of
+    // milliseconds on the development machine).
+    EXPECT_LT(seconds, 1.0);
+  }
+}
+
+} // namespace

@@ -75,7 +75,18 @@ llvm::Expected<ShapeCostModel> ShapeCostModel::get(const SearchSpace &space,
     OpOperand *operand = op.getDpsInputOperand(input);
     AffineMap map = op.getMatchingIndexingMap(operand);
     auto type = cast<ShapedType>(operand->get().getType());
-    model.operands.push_back({FootprintFunction(map), map,
+    SmallVector<int64_t> point(nest.size(), 0);
+    SmallVector<int64_t, 4> origin = map.compose(point);
+    SmallVector<SmallVector<int64_t>> steps(origin.size(),
+                                            SmallVector<int64_t>(nest.size()));
+    for (unsigned loop = 0; loop < nest.size(); ++loop) {
+      point[loop] = 1;
+      SmallVector<int64_t, 4> at = map.compose(point);
+      point[loop] = 0;
+      for (unsigned result = 0; result < at.size(); ++result)
+        steps[result][loop] = at[result] - origin[result];
+    }
+    model.operands.push_back({FootprintFunction(map), std::move(steps),
                               SmallVector<int64_t>(type.getShape()),
                               getElementBytes(operand->get())});
   }
@@ -279,7 +290,6 @@ ShapeCostModel::getThreadShapeCost(ArrayRef<int64_t> blockShape,
   }
   int64_t threads = product(threadsPerLoop);
   int64_t cost = 0;
-  SmallVector<int64_t> zero(nest.size(), 0), unit(nest.size(), 0);
   SmallVector<int64_t> words;
   SmallVector<int64_t> perBank(banks);
   for (const Operand &operand : operands) {
@@ -289,15 +299,10 @@ ShapeCostModel::getThreadShapeCost(ArrayRef<int64_t> blockShape,
     SmallVector<int64_t> strides(shape.size(), 1);
     for (int dim = static_cast<int>(shape.size()) - 2; dim >= 0; --dim)
       strides[dim] = strides[dim + 1] * shape[dim + 1];
-    SmallVector<int64_t, 4> origin = operand.map.compose(zero);
     SmallVector<int64_t> step(nest.size(), 0);
-    for (unsigned loop : spaceLoops) {
-      unit[loop] = 1;
-      SmallVector<int64_t, 4> at = operand.map.compose(unit);
-      unit[loop] = 0;
-      for (unsigned dim = 0; dim < at.size(); ++dim)
-        step[loop] += (at[dim] - origin[dim]) * strides[dim];
-    }
+    for (unsigned loop : spaceLoops)
+      for (unsigned dim = 0; dim < strides.size(); ++dim)
+        step[loop] += operand.steps[dim][loop] * strides[dim];
     int64_t loads = operand.footprint.getElements(threadTile);
     for (int64_t first = 0; first < threads; first += warpSize) {
       words.clear();

@@ -14,24 +14,33 @@ using namespace mlir::tessel;
 /// Batch size of the simulated tuning (any size gives the same count).
 static constexpr int kSimulatedBatch = 64;
 
-llvm::Expected<int64_t> tessel::countEtoTrials(const TuningTask &alpha,
-                                               const ReferenceProgram &beta,
-                                               const DeviceDescription &device,
-                                               const EtoOptions &options) {
-  // Only the spaces of beta's sketch: the strategy uses no other.
-  TaskSearchState state;
-  if (beta.sketch) {
-    for (SketchAttr sketch : alpha.sketches) {
-      if (!haveSameSketchStructure({sketch}, {beta.sketch}))
-        continue;
-      FailureOr<SearchSpace> space =
-          SearchSpace::get(alpha.getTargetOp(), sketch, device);
-      if (succeeded(space)) {
-        state.spaces.push_back(std::move(*space));
-        break;
-      }
-    }
+/// Alpha's space of a sketch like `sketch` (up to fused consumers and
+/// inlined producers), if any.
+static std::optional<SearchSpace>
+getSpaceLike(const TuningTask &alpha, SketchAttr sketch,
+             const DeviceDescription &device) {
+  if (!sketch)
+    return std::nullopt;
+  for (SketchAttr candidate : alpha.sketches) {
+    if (!haveSameSketchStructure({candidate}, {sketch}))
+      continue;
+    FailureOr<SearchSpace> space =
+        SearchSpace::get(alpha.getTargetOp(), candidate, device);
+    if (succeeded(space))
+      return std::move(*space);
   }
+  return std::nullopt;
+}
+
+/// countEtoTrials on alpha's space `space` (none when alpha has no space of
+/// the reference's sketch).
+static llvm::Expected<int64_t>
+countOnSpace(const std::optional<SearchSpace> &space,
+             const ReferenceProgram &beta, const EtoOptions &options) {
+  // Only the space of beta's sketch: the strategy uses no other.
+  TaskSearchState state;
+  if (space)
+    state.spaces.push_back(*space);
   EtoStrategy strategy(options, beta);
   if (llvm::Error error = strategy.prepare(state))
     return std::move(error);
@@ -55,22 +64,28 @@ llvm::Expected<int64_t> tessel::countEtoTrials(const TuningTask &alpha,
   return measured;
 }
 
+llvm::Expected<int64_t> tessel::countEtoTrials(const TuningTask &alpha,
+                                               const ReferenceProgram &beta,
+                                               const DeviceDescription &device,
+                                               const EtoOptions &options) {
+  return countOnSpace(getSpaceLike(alpha, beta.sketch, device), beta, options);
+}
+
 double tessel::estimateEtoTrials(const TuningTask &alpha,
                                  const TuningTask &beta,
                                  const DeviceDescription &device,
                                  const EtoOptions &options, uint64_t seed) {
   constexpr double kNoEdge = std::numeric_limits<double>::infinity();
-  // Beta's spaces of the sketches alpha has too.
-  std::vector<SearchSpace> spaces;
+  // Beta's spaces of the sketches alpha has too, with alpha's.
+  std::vector<std::pair<SearchSpace, SearchSpace>> spaces;
   for (SketchAttr sketch : beta.sketches) {
-    if (llvm::none_of(alpha.sketches, [&](SketchAttr other) {
-          return haveSameSketchStructure({sketch}, {other});
-        }))
+    std::optional<SearchSpace> alphaSpace = getSpaceLike(alpha, sketch, device);
+    if (!alphaSpace)
       continue;
     FailureOr<SearchSpace> space =
         SearchSpace::get(beta.getTargetOp(), sketch, device);
     if (succeeded(space))
-      spaces.push_back(std::move(*space));
+      spaces.emplace_back(std::move(*space), std::move(*alphaSpace));
   }
   if (spaces.empty() || options.samples <= 0)
     return kNoEdge;
@@ -79,13 +94,13 @@ double tessel::estimateEtoTrials(const TuningTask &alpha,
   int counted = 0;
   for (int sample = 0; sample < options.samples; ++sample) {
     std::optional<int64_t> worst;
-    for (SearchSpace &space : spaces) {
+    for (auto &[space, alphaSpace] : spaces) {
       FailureOr<ConfigAttr> config = space.sample(rng);
       if (failed(config))
         continue;
       ReferenceProgram reference{&beta, space.getSketch(), *config};
       llvm::Expected<int64_t> count =
-          countEtoTrials(alpha, reference, device, options);
+          countOnSpace(alphaSpace, reference, options);
       if (!count) {
         llvm::consumeError(count.takeError());
         continue;

@@ -114,7 +114,9 @@ public:
 private:
   struct Operand {
     FootprintFunction footprint;
-    AffineMap map;
+    /// Per result of the indexing map, the step of every loop (the map's
+    /// value at the loop's unit vector minus its value at the origin).
+    SmallVector<SmallVector<int64_t>> steps;
     SmallVector<int64_t> shape;
     int64_t elementBytes;
   };
