@@ -71,9 +71,9 @@ TEST_F(TrialEstimatorTest, LargerPairs) {
     TuningTask beta = extract(betaSource);
     auto start = std::chrono::steady_clock::now();
     double estimate = estimateEtoTrials(alpha, beta, device, EtoOptions(), 1);
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
     std::cout << alpha.describe() << " <- " << beta.describe() << ": "
               << estimate << " in " << seconds * 1000 << " ms\n";
     EXPECT_TRUE(std::isfinite(estimate));

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -318,7 +320,7 @@ ShapeCostModel::getThreadShapeCost(ArrayRef<int64_t> blockShape,
         }
         words.push_back(address * operand.elementBytes / 4);
       }
-      llvm::sort(words);
+      std::sort(words.begin(), words.end());
       words.erase(std::unique(words.begin(), words.end()), words.end());
       std::fill(perBank.begin(), perBank.end(), 0);
       int64_t degree = 0;
@@ -375,12 +377,15 @@ ShapeCostModel::getThreadShape(int64_t threads, ArrayRef<int64_t> blockShape,
         }
       };
   visit(0, perBlock, 1);
-  std::stable_sort(options.begin(), options.end(),
-                   [](const Option &a, const Option &b) {
-                     return std::make_pair(a.cost, a.vthreads) <
-                            std::make_pair(b.cost, b.vthreads);
-                   });
-  for (Option &option : options) {
+  // Cheapest first; ties to fewer virtual threads, then enumeration order.
+  std::vector<size_t> order(options.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_tuple(options[a].cost, options[a].vthreads, a) <
+           std::make_tuple(options[b].cost, options[b].vthreads, b);
+  });
+  for (size_t index : order) {
+    Option &option = options[index];
     ReuseShapes shapes{SmallVector<int64_t>(blockShape),
                        option.shape.vthreadShape, option.shape.threadShape,
                        SmallVector<int64_t>(fetchShape)};
