@@ -238,4 +238,31 @@ TEST_F(EtoStrategyTest, CrossThreadReduction) {
   EXPECT_EQ(*count, static_cast<int64_t>(measured.size()));
 }
 
+/// Elementwise tasks (two_level_injective): the block counts in range, the
+/// threads of a block from the innermost loop; nothing to unroll.
+TEST_F(EtoStrategyTest, TwoLevelInjective) {
+  TaskExtractionOptions simple;
+  simple.includeSimpleTasks = true;
+  TuningTask beta = extract(getReluSource(64, 256), simple);
+  TuningTask alpha = extract(getReluSource(32, 256), simple);
+  ASSERT_EQ(beta.sketches.size(), 1u);
+  ASSERT_EQ(beta.sketches.front().getKind(), SketchKind::TwoLevelInjective);
+  // 64 blocks of 256 threads; alpha is half as large: B in [32, 64].
+  ReferenceProgram reference{&beta, beta.sketches.front(),
+                             getConfig({{64, 1}, {1, 256}}, 0, {})};
+  TaskSearchState state = TaskSearchState::create(alpha, device, 1);
+  EtoStrategy strategy(EtoOptions(), reference);
+  std::vector<Candidate> measured =
+      run(strategy, state, [](const Candidate &) { return 1.0; });
+  ASSERT_EQ(measured.size(), 2u);
+  EXPECT_EQ(getTiles(measured[0]),
+            (SmallVector<SmallVector<int64_t>>{{32, 1}, {1, 256}}));
+  EXPECT_EQ(getTiles(measured[1]),
+            (SmallVector<SmallVector<int64_t>>{{32, 1}, {2, 128}}));
+  llvm::Expected<int64_t> count =
+      countEtoTrials(alpha, reference, device, EtoOptions());
+  ASSERT_TRUE(static_cast<bool>(count));
+  EXPECT_EQ(*count, 2);
+}
+
 } // namespace

@@ -32,11 +32,11 @@ inline std::string getConvSource(int64_t n, int64_t c, int64_t h, int64_t w,
   return llvm::formatv(
       R"mlir(
 func.func @f(%x: tensor<{0}x{1}x{2}x{3}xf32>, %w: tensor<{4}x{1}x{5}x{6}xf32>)
-    -> tensor<{0}x{4}x{7}x{8}xf32> {
+    -> tensor<{0}x{4}x{7}x{8}xf32> {{
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<{0}x{4}x{7}x{8}xf32>
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<{0}x{4}x{7}x{8}xf32>) -> tensor<{0}x{4}x{7}x{8}xf32>
-  %conv = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+  %conv = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
          ins(%x, %w : tensor<{0}x{1}x{2}x{3}xf32>, tensor<{4}x{1}x{5}x{6}xf32>) outs(%init : tensor<{0}x{4}x{7}x{8}xf32>) -> tensor<{0}x{4}x{7}x{8}xf32>
   return %conv : tensor<{0}x{4}x{7}x{8}xf32>
 })mlir",
@@ -47,7 +47,7 @@ func.func @f(%x: tensor<{0}x{1}x{2}x{3}xf32>, %w: tensor<{4}x{1}x{5}x{6}xf32>)
 inline std::string getMatmulSource(int64_t m, int64_t n, int64_t k) {
   return llvm::formatv(
       R"mlir(
-func.func @f(%a: tensor<{0}x{2}xf32>, %b: tensor<{2}x{1}xf32>) -> tensor<{0}x{1}xf32> {
+func.func @f(%a: tensor<{0}x{2}xf32>, %b: tensor<{2}x{1}xf32>) -> tensor<{0}x{1}xf32> {{
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<{0}x{1}xf32>
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
@@ -55,6 +55,25 @@ func.func @f(%a: tensor<{0}x{2}xf32>, %b: tensor<{2}x{1}xf32>) -> tensor<{0}x{1}
   return %r : tensor<{0}x{1}xf32>
 })mlir",
       m, n, k);
+}
+
+/// An elementwise ReLU on a [m, n] tensor.
+inline std::string getReluSource(int64_t m, int64_t n) {
+  return llvm::formatv(
+      R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%x: tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{0}x{1}xf32>
+  %r = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+       ins(%x : tensor<{0}x{1}xf32>) outs(%e : tensor<{0}x{1}xf32>) {{
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<{0}x{1}xf32>
+  return %r : tensor<{0}x{1}xf32>
+})mlir",
+      m, n);
 }
 
 /// A context with Tessel's dialects, the H100 description and tasks parsed
@@ -75,14 +94,15 @@ protected:
   }
 
   /// The first task of `source`; fails the test when there is none.
-  TuningTask extract(StringRef source) {
+  TuningTask extract(StringRef source,
+                     const TaskExtractionOptions &options = {}) {
     OwningOpRef<ModuleOp> module =
         parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     if (!module)
       return {};
     llvm::Expected<std::vector<TuningTask>> tasks =
-        extractTasks(*module, &context);
+        extractTasks(*module, &context, options);
     if (!tasks) {
       ADD_FAILURE() << llvm::toString(tasks.takeError());
       return {};
