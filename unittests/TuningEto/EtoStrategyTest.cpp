@@ -187,6 +187,37 @@ TEST_F(EtoStrategyTest, Options) {
   }
 }
 
+/// The default LShape fetches along the largest reduction loop (rc) or, with
+/// `fetch-loop=reference`, along the loop beta fetches along (ry here).
+TEST_F(EtoStrategyTest, FetchLoopOption) {
+  TuningTask beta = extract(getConvSource(1, 128, 30, 30, 128, 3, 3));
+  TuningTask alpha = extract(getConvSource(1, 64, 30, 30, 128, 3, 3));
+  ReferenceProgram reference{&beta, getSpace(beta).getSketch(),
+                             getConfig({{1, 1, 1, 1, 1},
+                                        {4, 1, 8, 2, 2},
+                                        {14, 1, 1, 1, 2},
+                                        {1, 1, 28, 1, 1},
+                                        {1, 64, 2},
+                                        {3, 1, 1},
+                                        {1, 1, 3}},
+                                       1024, {1, 1})};
+  EtoOptions largest, byReference;
+  byReference.fetchLoop = FetchLoop::Reference;
+  for (const EtoOptions &options : {largest, byReference}) {
+    TaskSearchState state = TaskSearchState::create(alpha, device, 1);
+    EtoStrategy strategy(options, reference);
+    llvm::Error error = strategy.prepare(state);
+    ASSERT_FALSE(static_cast<bool>(error)) << llvm::toString(std::move(error));
+    std::vector<Candidate> first = strategy.propose(state, 1);
+    ASSERT_EQ(first.size(), 1u);
+    SmallVector<SmallVector<int64_t>> tiles = getTiles(first.front());
+    bool alongRy = options.fetchLoop == FetchLoop::Reference;
+    EXPECT_EQ(tiles[5][0], alongRy ? 3 : 1);
+    if (alongRy)
+      EXPECT_EQ(tiles[4][0], 1);
+  }
+}
+
 TEST_F(EtoStrategyTest, NoMatchingSketch) {
   TuningTask beta = extract(getConvSource(1, 512, 28, 28, 128, 1, 1));
   TuningTask alpha = extract(getMatmulSource(64, 64, 64));

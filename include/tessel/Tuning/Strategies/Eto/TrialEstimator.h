@@ -37,7 +37,8 @@ llvm::Expected<int64_t> countEtoTrials(const TuningTask &alpha,
 /// (SearchSpace::sample, seeded by `seed`) of every sketch the two tasks
 /// share, the sample's count being the largest over those sketches (ETO's
 /// maximum possible cost when an op has several sketches); the average of
-/// the samples' counts. Deterministic for a seed. +infinity when the tasks
+/// the samples' counts. Deterministic for a seed. Definition 2 is not
+/// checked (checkReusePair is the caller's). +infinity when the tasks
 /// share no sketch or no sample could be drawn (no reuse edge).
 double estimateEtoTrials(const TuningTask &alpha, const TuningTask &beta,
                          const DeviceDescription &device,
