@@ -6,6 +6,10 @@
 // LIST: Strategies (--strategy="NAME option=value ..."):
 // LIST-NEXT:   dgd: dynamic gradient descent over tile sizes (ICS'24)
 // LIST:          window          = 3 (int: at least 1)  Candidates measured per window
+// LIST:   eto: reuse-based tuning of the model's operator set (PVLDB'22): a reuse tree over tasks, bridges and stored workloads; roots by the backend, the rest by Algorithm 1
+// LIST:          backend           = evolutionary (string)  The registered per-task strategy that tunes the reuse tree's roots (with its default cost model)
+// LIST:   eto-topk: ETO's TopK baseline: the reuse tree of `eto`, each reusing task tries its source's k best programs
+// LIST:          k                 = 3 (int: at least 1)  Programs of the source applied per round
 // LIST:   evolutionary: Ansor's evolutionary search under a learned cost model
 // LIST:          epsilon-greedy       = 0.05 (number: 0 to 1)  Share of each batch drawn at random instead of by the model (Ansor: 0.05)
 // LIST:          population           = 2048 (int: at least 1)  Population size
@@ -30,7 +34,7 @@
 // RUN: not tessel-tune %s --strategy="evolutionary population=many" --db=%t.db 2>&1 | FileCheck %s --check-prefix=TYPE --implicit-check-not={{.}}
 // TYPE: tessel-tune: strategy 'evolutionary': population=many is not an integer
 // RUN: not tessel-tune %s --strategy=anneal --db=%t.db 2>&1 | FileCheck %s --check-prefix=STRATEGY --implicit-check-not={{.}}
-// STRATEGY: tessel-tune: unknown strategy 'anneal' (known: dgd, evolutionary, psa, random)
+// STRATEGY: tessel-tune: unknown strategy 'anneal' (known: dgd, eto, eto-topk, evolutionary, psa, random)
 // RUN: not tessel-tune %s --cost-model="xgboost tree-method=forest" --db=%t.db 2>&1 | FileCheck %s --check-prefix=MODEL --implicit-check-not={{.}}
 // MODEL: tessel-tune: cost model 'xgboost': tree-method=forest is not one of: hist, exact, approx
 // RUN: not tessel-tune %s --strategy=random --features=af --db=%t.db 2>&1 | FileCheck %s --check-prefix=MODELLESS --implicit-check-not={{.}}

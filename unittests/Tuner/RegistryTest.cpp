@@ -112,9 +112,10 @@ TEST(RegistryTest, StrategySpecsResolveToCanonicalForm) {
 TEST(RegistryTest, UnknownComponentsListTheKnownOnes) {
   auto unknown = resolveStrategySpecs("anneal", "", "");
   ASSERT_FALSE(static_cast<bool>(unknown));
-  EXPECT_EQ(llvm::toString(unknown.takeError()),
-            "unknown strategy 'anneal' (known: dgd, evolutionary, psa, "
-            "random)");
+  EXPECT_EQ(
+      llvm::toString(unknown.takeError()),
+      "unknown strategy 'anneal' (known: dgd, eto, eto-topk, evolutionary, "
+      "psa, random)");
   auto model = resolveStrategySpecs("evolutionary", "lightgbm", "");
   ASSERT_FALSE(static_cast<bool>(model));
   EXPECT_EQ(llvm::toString(model.takeError()),

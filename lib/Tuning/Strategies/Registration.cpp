@@ -11,6 +11,7 @@
 
 #include "tessel/Tuning/CostModel/CostModelRegistry.h"
 #include "tessel/Tuning/Strategies/Dgd/DgdStrategy.h"
+#include "tessel/Tuning/Strategies/Eto/EtoDriver.h"
 #include "tessel/Tuning/Strategies/Evolutionary/EvolutionaryStrategy.h"
 #include "tessel/Tuning/Strategies/Psa/PsaStrategy.h"
 #include "tessel/Tuning/Strategies/Random/RandomStrategy.h"
@@ -28,6 +29,8 @@ ComponentRegistry<StrategyInfo> &tessel::getStrategyRegistry() {
     registry->add(getEvolutionaryStrategyInfo());
     registry->add(getDgdStrategyInfo());
     registry->add(getPsaStrategyInfo());
+    registry->add(getEtoStrategyInfo());
+    registry->add(getEtoTopKStrategyInfo());
     return registry;
   }();
   return *registry;
@@ -110,8 +113,7 @@ tessel::createSearchDriver(const StrategySpecs &specs,
     StrategyEnvironment environment;
     environment.device = device;
     environment.seed = seed;
-    return parsed->info->createDriver(*parsed->options,
-                                      std::move(environment));
+    return parsed->info->createDriver(*parsed->options, std::move(environment));
   }
   auto strategy = createStrategy(specs, device, seed);
   if (!strategy)

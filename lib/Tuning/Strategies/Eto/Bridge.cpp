@@ -293,14 +293,23 @@ tessel::buildBridge(const TuningTask &alpha, const TuningTask &beta,
 llvm::Expected<std::vector<BridgeTask>>
 tessel::findOneHopBridges(ArrayRef<TuningTask> tasks, MLIRContext *context,
                           const BridgeOptions &options) {
+  std::vector<const TuningTask *> pointers;
+  for (const TuningTask &task : tasks)
+    pointers.push_back(&task);
+  return findOneHopBridges(pointers, context, options);
+}
+
+llvm::Expected<std::vector<BridgeTask>>
+tessel::findOneHopBridges(ArrayRef<const TuningTask *> tasks,
+                          MLIRContext *context, const BridgeOptions &options) {
   // Tasks that can be bridged, their signatures and extents; the keys that
   // a bridge must not repeat.
   std::vector<std::string> signatures(tasks.size());
   std::vector<SmallVector<int64_t>> extents(tasks.size());
   llvm::StringSet<> known;
   for (auto [index, task] : llvm::enumerate(tasks)) {
-    known.insert(task.workloadKey);
-    linalg::LinalgOp op = task.getTargetOp();
+    known.insert(task->workloadKey);
+    linalg::LinalgOp op = task->getTargetOp();
     if (!op)
       continue;
     if (llvm::Error error = checkBridgeable(op)) {
@@ -330,7 +339,8 @@ tessel::findOneHopBridges(ArrayRef<TuningTask> tasks, MLIRContext *context,
               ExtentOrder::Incomparable)
         continue;
       if (options.requireSameSketches &&
-          !haveSameSketchStructure(tasks[alpha].sketches, tasks[beta].sketches))
+          !haveSameSketchStructure(tasks[alpha]->sketches,
+                                   tasks[beta]->sketches))
         continue;
       SmallVector<int64_t> minimum = extents[alpha];
       for (auto [extent, other] : llvm::zip_equal(minimum, extents[beta]))
@@ -338,7 +348,7 @@ tessel::findOneHopBridges(ArrayRef<TuningTask> tasks, MLIRContext *context,
       auto [it, inserted] = built.try_emplace({signatures[alpha], minimum});
       if (inserted) {
         llvm::Expected<TuningTask> bridge = buildTaskWithExtents(
-            tasks[alpha].getTargetOp(), minimum, context, options.extraction);
+            tasks[alpha]->getTargetOp(), minimum, context, options.extraction);
         if (!bridge)
           return bridge.takeError();
         if (!known.insert(bridge->workloadKey).second)
@@ -348,7 +358,8 @@ tessel::findOneHopBridges(ArrayRef<TuningTask> tasks, MLIRContext *context,
       if (!it->second)
         continue;
       if (options.requireSameSketches &&
-          !haveSameSketchStructure(it->second->sketches, tasks[alpha].sketches))
+          !haveSameSketchStructure(it->second->sketches,
+                                   tasks[alpha]->sketches))
         continue;
       bridges.push_back({std::move(*it->second), alpha, beta});
       it->second.reset();

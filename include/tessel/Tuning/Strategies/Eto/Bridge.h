@@ -105,6 +105,10 @@ struct BridgeOptions {
 llvm::Expected<std::vector<BridgeTask>>
 findOneHopBridges(ArrayRef<TuningTask> tasks, MLIRContext *context,
                   const BridgeOptions &options = {});
+/// The same over tasks held elsewhere (a tuning session's).
+llvm::Expected<std::vector<BridgeTask>>
+findOneHopBridges(ArrayRef<const TuningTask *> tasks, MLIRContext *context,
+                  const BridgeOptions &options = {});
 
 } // namespace tessel
 } // namespace mlir

@@ -1,0 +1,47 @@
+//===- StoredWorkloads.h - Tuned workloads of the records database -*- C++
+//-*-===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Beyond the paper (ETO's programs live only as long as one run): workloads
+// of other models tuned earlier on the same target are read back from the
+// records database so that they enter the OC graph as tuned nodes. A
+// workload's task is rebuilt from the model source its run stored
+// (runs.model_source) with extractTasks, so its op is exactly the one that
+// was tuned.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TESSEL_LIB_TUNING_STRATEGIES_ETO_DRIVER_STOREDWORKLOADS_H
+#define TESSEL_LIB_TUNING_STRATEGIES_ETO_DRIVER_STOREDWORKLOADS_H
+
+#include "tessel/Tuning/Strategies/Eto/TopKStrategy.h"
+
+#include <deque>
+
+namespace mlir {
+namespace tessel {
+
+class RecordsDatabase;
+
+/// A workload with programs measured on the run's target.
+struct StoredWorkload {
+  TuningTask task;
+  /// Its programs that ran, fastest first.
+  std::vector<ProgramRef> programs;
+};
+
+/// The workloads of `db` with programs that ran on `target`, whose op kind
+/// is that of one of `tasks` and whose key is none of theirs, in the order
+/// of their first run. Models that no longer parse are skipped.
+llvm::Expected<std::deque<StoredWorkload>>
+loadStoredWorkloads(RecordsDatabase &db, llvm::StringRef target,
+                    llvm::ArrayRef<const TuningTask *> tasks,
+                    MLIRContext *context);
+
+} // namespace tessel
+} // namespace mlir
+
+#endif // TESSEL_LIB_TUNING_STRATEGIES_ETO_DRIVER_STOREDWORKLOADS_H
