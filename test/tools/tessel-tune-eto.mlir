@@ -58,6 +58,17 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // STORED-NOT: backend
 // STORED: 23 trials in
 
+// The first model again: each task re-measures the 3 best programs of its
+// identical stored twin (the run's own default schedules are not stored
+// workloads).
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=TWIN
+// TWIN: eto: reuse tree over 3 tasks, 0 of 1 bridges, 3 of 4 stored workloads: estimated 9 trials (the backend alone: 600)
+// TWIN: task 0 matmul 64x256 * 256x64 f32 <- stored (estimated 3 trials)
+// TWIN: task 0: reuses stored (the same workload): estimated 3, actual 3 trials, best 450.3 GFLOP/s
+// TWIN: task 1: reuses stored (the same workload): estimated 3, actual 3 trials, best 839.5 GFLOP/s
+// TWIN: task 2: reuses stored (the same workload): estimated 3, actual 3 trials, best 734.7 GFLOP/s
+// TWIN: 9 trials in
+
 // With reuse-records=false the second model is tuned on its own.
 // RUN: tessel-tune %S/Inputs/eto-second-model.mlir --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=20 reuse-records=false" --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=ALONE
 // ALONE: eto: reuse tree over 1 tasks, 0 of 0 bridges, 0 of 0 stored workloads: estimated 20 trials (the backend alone: 20)

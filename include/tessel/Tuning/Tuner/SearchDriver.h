@@ -63,6 +63,9 @@ public:
   /// The records database and the run's target there ("sim:h100:analytic").
   virtual RecordsDatabase &getDatabase() = 0;
   virtual llvm::StringRef getTarget() const = 0;
+  /// The run's id in the database (its records are this run's, not stored
+  /// ones a driver may reuse).
+  virtual int64_t getRunId() const = 0;
   /// A line for the user.
   virtual void note(const llvm::Twine &text) = 0;
 };
@@ -91,8 +94,8 @@ createSchedulerDriver(std::unique_ptr<SearchStrategy> strategy,
 /// `budget` measurements, the strategy proposes none, or the session's
 /// budget is spent; the strategy observes each round. Returns the number of
 /// measurements made. For drivers that tune tasks one after another.
-int64_t tuneTask(TuningSession &session, size_t task,
-                 SearchStrategy &strategy, int64_t budget);
+int64_t tuneTask(TuningSession &session, size_t task, SearchStrategy &strategy,
+                 int64_t budget);
 
 } // namespace tessel
 } // namespace mlir

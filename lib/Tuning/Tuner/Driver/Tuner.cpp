@@ -79,6 +79,7 @@ public:
   const DeviceDescription &getDevice() const override { return device; }
   RecordsDatabase &getDatabase() override { return db; }
   StringRef getTarget() const override { return result.target; }
+  int64_t getRunId() const override { return result.runId; }
   void note(const llvm::Twine &text) override {
     if (callbacks.onNote)
       callbacks.onNote(text.str());

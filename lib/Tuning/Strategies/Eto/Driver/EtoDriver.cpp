@@ -99,6 +99,10 @@ public:
 
 enum class NodeKind { Task, Bridge, Stored };
 
+/// Programs re-measured when a task's source is its identical stored twin
+/// (the same workload tuned by an earlier run): its best ones, unchanged.
+constexpr int64_t kTwinPrograms = 3;
+
 /// A node of the OC graph other than the root.
 struct ReuseNode {
   NodeKind kind;
@@ -193,8 +197,9 @@ llvm::Error EtoDriver::addNodes(TuningSession &session) {
     }
   }
   if (reuseRecords) {
-    auto stored = loadStoredWorkloads(session.getDatabase(),
-                                      session.getTarget(), tasks, context);
+    auto stored =
+        loadStoredWorkloads(session.getDatabase(), session.getTarget(),
+                            session.getRunId(), tasks, context);
     if (!stored)
       return stored.takeError();
     storedWorkloads = std::move(*stored);
@@ -202,6 +207,12 @@ llvm::Error EtoDriver::addNodes(TuningSession &session) {
       nodes.push_back({NodeKind::Stored, &workload.task, 0, workload.programs});
   }
   return llvm::Error::success();
+}
+
+/// Whether `source` is `node`'s identical stored twin.
+static bool isTwin(const ReuseNode &node, const ReuseNode &source) {
+  return source.kind == NodeKind::Stored && node.kind != NodeKind::Stored &&
+         source.task->workloadKey == node.task->workloadKey;
 }
 
 OcGraph EtoDriver::buildGraph(TuningSession &session) {
@@ -219,6 +230,13 @@ OcGraph EtoDriver::buildGraph(TuningSession &session) {
       if (alphaIndex == betaIndex ||
           !checkReusePair(*alpha.task, *beta.task).reusable)
         continue;
+      if (isTwin(alpha, beta)) {
+        double cost =
+            double(std::min<size_t>(kTwinPrograms, beta.stored.size()));
+        graph.reuseEdges.push_back({static_cast<int64_t>(betaIndex),
+                                    static_cast<int64_t>(alphaIndex), cost});
+        continue;
+      }
       double cost =
           estimateEtoTrials(*alpha.task, *beta.task, device, etoOptions,
                             seed ^ (alphaIndex * 1000003 + betaIndex));
@@ -306,7 +324,10 @@ llvm::Error EtoDriver::tuneByReuse(TuningSession &session, ReuseNode &node,
     return tuneWithBackend(session, node);
   }
   std::unique_ptr<SearchStrategy> strategy;
-  if (topK) {
+  if (isTwin(node, source)) {
+    // The same workload: its recorded best programs, as they are.
+    strategy = std::make_unique<EtoTopKStrategy>(kTwinPrograms, programs);
+  } else if (topK) {
     strategy = std::make_unique<EtoTopKStrategy>(*topK, programs);
   } else {
     ReferenceProgram reference{source.task, programs.front().sketch,
@@ -322,6 +343,8 @@ llvm::Error EtoDriver::tuneByReuse(TuningSession &session, ReuseNode &node,
     strategy = std::move(eto);
   }
   node.how = "reuses " + source.label();
+  if (isTwin(node, source))
+    node.how += " (the same workload)";
   node.actual += tuneTask(session, node.sessionTask, *strategy, backendTrials);
   // Nothing that ran (the source's structure does not fit): the backend.
   if (!session.getState(node.sessionTask).getBest() &&

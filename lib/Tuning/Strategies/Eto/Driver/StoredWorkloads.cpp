@@ -20,16 +20,18 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-/// The programs of `taskId` that ran on `target`, fastest first.
+/// The programs of `taskId` that ran on `target` in runs other than
+/// `currentRun`, fastest first.
 static llvm::Expected<std::vector<ProgramRef>>
 loadPrograms(RecordsDatabase &db, int64_t taskId, llvm::StringRef target,
-             MLIRContext *context) {
+             int64_t currentRun, MLIRContext *context) {
   auto measurements = db.getMeasurements(taskId, target);
   if (!measurements)
     return measurements.takeError();
   std::vector<const MeasurementRecord *> ok;
   for (const MeasurementRecord &record : *measurements)
-    if (record.isOk() && record.timing.medianUs > 0)
+    if (record.runId != currentRun && record.isOk() &&
+        record.timing.medianUs > 0)
       ok.push_back(&record);
   std::stable_sort(ok.begin(), ok.end(), [](auto *a, auto *b) {
     return a->timing.medianUs < b->timing.medianUs;
@@ -49,22 +51,21 @@ loadPrograms(RecordsDatabase &db, int64_t taskId, llvm::StringRef target,
   return programs;
 }
 
-llvm::Expected<std::deque<StoredWorkload>>
-tessel::loadStoredWorkloads(RecordsDatabase &db, llvm::StringRef target,
-                            llvm::ArrayRef<const TuningTask *> tasks,
-                            MLIRContext *context) {
-  llvm::StringSet<> kinds, keys;
-  for (const TuningTask *task : tasks) {
+llvm::Expected<std::deque<StoredWorkload>> tessel::loadStoredWorkloads(
+    RecordsDatabase &db, llvm::StringRef target, int64_t currentRun,
+    llvm::ArrayRef<const TuningTask *> tasks, MLIRContext *context) {
+  llvm::StringSet<> kinds;
+  for (const TuningTask *task : tasks)
     kinds.insert(task->opKind);
-    keys.insert(task->workloadKey);
-  }
-  // The candidates: other workloads of the same kinds, by key.
+  // The candidates: every workload of the same kinds, by key. A workload of
+  // the model tuned before (by another model or run) is one too: the model's
+  // task reuses its identical stored twin in a few trials.
   auto stored = db.getTasks();
   if (!stored)
     return stored.takeError();
   llvm::StringMap<int64_t> wanted;
   for (const TaskInfo &info : *stored)
-    if (kinds.contains(info.opKind) && !keys.contains(info.workloadKey))
+    if (kinds.contains(info.opKind))
       wanted[info.workloadKey] = info.id;
 
   std::deque<StoredWorkload> workloads;
@@ -98,7 +99,7 @@ tessel::loadStoredWorkloads(RecordsDatabase &db, llvm::StringRef target,
       auto it = wanted.find(task.workloadKey);
       if (it == wanted.end())
         continue;
-      auto programs = loadPrograms(db, it->second, target, context);
+      auto programs = loadPrograms(db, it->second, target, currentRun, context);
       if (!programs)
         return programs.takeError();
       wanted.erase(it);

@@ -33,13 +33,13 @@ struct StoredWorkload {
   std::vector<ProgramRef> programs;
 };
 
-/// The workloads of `db` with programs that ran on `target`, whose op kind
-/// is that of one of `tasks` and whose key is none of theirs, in the order
-/// of their first run. Models that no longer parse are skipped.
-llvm::Expected<std::deque<StoredWorkload>>
-loadStoredWorkloads(RecordsDatabase &db, llvm::StringRef target,
-                    llvm::ArrayRef<const TuningTask *> tasks,
-                    MLIRContext *context);
+/// The workloads of `db` with programs that ran on `target` in runs other
+/// than `currentRun`, whose op kind is that of one of `tasks` (their own
+/// keys included), in the order of their first run. Models that no longer
+/// parse are skipped.
+llvm::Expected<std::deque<StoredWorkload>> loadStoredWorkloads(
+    RecordsDatabase &db, llvm::StringRef target, int64_t currentRun,
+    llvm::ArrayRef<const TuningTask *> tasks, MLIRContext *context);
 
 } // namespace tessel
 } // namespace mlir
