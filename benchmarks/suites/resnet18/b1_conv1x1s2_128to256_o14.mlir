@@ -1,0 +1,9 @@
+// conv_2d_nchw_fchw 1x128x28x28 * 256x128x1x1 stride 2 -> 1x256x14x14: a ResNet-18 layer (He et al. 2016, Table 1; padding 0) at batch 1, not in ResNet-50
+func.func @forward(%x: tensor<1x128x28x28xf32>, %w: tensor<256x128x1x1xf32>) -> tensor<1x256x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x256x14x14xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x256x14x14xf32>) -> tensor<1x256x14x14xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%x, %w : tensor<1x128x28x28xf32>, tensor<256x128x1x1xf32>) outs(%c : tensor<1x256x14x14xf32>) -> tensor<1x256x14x14xf32>
+  return %r : tensor<1x256x14x14xf32>
+}
