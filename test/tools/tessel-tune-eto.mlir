@@ -91,6 +91,16 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // FEW: eto: the run's trials are spent; bridge (task 3) and the tasks after it are not tuned
 // FEW: 210 trials in
 
+// heavy-share: tasks with at least 30% of the model's weight x FLOPs (the
+// two 4.2 MFLOP matmuls, 40% each) are roots; the 2.1 MFLOP one reuses.
+// RUN: rm -f %t.heavy.db %t.heavy.db-wal %t.heavy.db-shm
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200 heavy-share=0.3" --trials=1000 --db=%t.heavy.db --seed=5 2>&1 | FileCheck %s --check-prefix=HEAVY
+// HEAVY: eto: 2 tasks with weight x FLOPs >= 0.3 of the model's are roots (heavy-share)
+// HEAVY-NEXT: eto: reuse tree over 3 tasks, 0 of 1 bridges, 0 of 0 stored workloads: estimated 423.9 trials (the backend alone: 600)
+// HEAVY-NEXT: task 1 matmul 64x512 * 512x64 f32 <- backend random (200 trials)
+// HEAVY-NEXT: task 2 matmul 128x128 * 128x128 f32 <- backend random (200 trials)
+// HEAVY-NEXT: task 0 matmul 64x256 * 256x64 f32 <- task 1 (estimated 24 trials)
+
 // A backend that drives a whole run is refused.
 // RUN: not tessel-tune %s --measure=sim:h100 --strategy="eto backend=eto-topk" --db=%t.bad.db 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: backend=eto-topk is not a per-task strategy

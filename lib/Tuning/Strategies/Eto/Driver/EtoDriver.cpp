@@ -53,6 +53,12 @@ public:
       *this, "reuse-records", true,
       "Workloads of other models with programs on the run's target in the "
       "database join the OC graph as tuned nodes (beyond the paper)"};
+  Option<double> heavyShare{
+      *this, "heavy-share", 0.0,
+      "Tasks whose weight x FLOPs is at least this share of the model's are "
+      "tuned by the backend, never by reuse (0: off, as in the paper, which "
+      "ignores operator frequency)",
+      Range(0.0, 1.0)};
   Option<int64_t> samples{*this, "samples", 10,
                           "Random programs of the source the trial estimator "
                           "averages over (paper: 10)",
@@ -136,6 +142,7 @@ public:
             uint64_t seed)
       : backend(options.backend), backendTrials(options.backendTrials),
         useBridges(options.bridges == 1), reuseRecords(options.reuseRecords),
+        heavyShare(options.heavyShare),
         topK(options.k ? std::optional<int64_t>(options.k->getValue())
                        : std::nullopt),
         etoOptions(options.getEtoOptions()), device(std::move(device)),
@@ -159,6 +166,7 @@ private:
   std::string backend;
   int64_t backendTrials;
   bool useBridges, reuseRecords;
+  double heavyShare;
   std::optional<int64_t> topK;
   EtoOptions etoOptions;
   DeviceDescription device;
@@ -222,10 +230,24 @@ OcGraph EtoDriver::buildGraph(TuningSession &session) {
   for (const ReuseNode &node : nodes)
     graph.rootCosts.push_back(
         node.kind == NodeKind::Stored ? 0.0 : double(backendTrials));
+  // Heavy tasks (heavy-share) get no reuse edge: the tree makes them roots.
+  double modelWork = 0;
+  for (size_t index = 0; index < numModelTasks; ++index)
+    modelWork += double(nodes[index].task->weight) * nodes[index].task->flops;
+  auto isHeavy = [&](const ReuseNode &node) {
+    return heavyShare > 0 && node.kind == NodeKind::Task && modelWork > 0 &&
+           double(node.task->weight) * node.task->flops >=
+               heavyShare * modelWork;
+  };
+  int64_t heavyTasks = 0;
   for (auto [alphaIndex, alpha] : llvm::enumerate(nodes)) {
     // Stored workloads are never tuned: no edge enters them.
     if (alpha.kind == NodeKind::Stored)
       continue;
+    if (isHeavy(alpha)) {
+      ++heavyTasks;
+      continue;
+    }
     for (auto [betaIndex, beta] : llvm::enumerate(nodes)) {
       if (alphaIndex == betaIndex ||
           !checkReusePair(*alpha.task, *beta.task).reusable)
@@ -247,6 +269,11 @@ OcGraph EtoDriver::buildGraph(TuningSession &session) {
                                   static_cast<int64_t>(alphaIndex), cost});
     }
   }
+  if (heavyTasks > 0)
+    session.note(llvm::formatv(
+        "{0}: {1} tasks with weight x FLOPs >= {2} of the model's are roots "
+        "(heavy-share)",
+        topK ? "eto-topk" : "eto", heavyTasks, formatOptionNumber(heavyShare)));
   return graph;
 }
 
