@@ -21,6 +21,9 @@ config.substitutions.append(("%shared_root",
                              os.path.join(os.path.dirname(config.tessel_src_root),
                                           "shared")))
 config.substitutions.append(("%cuda_path", config.cuda_path))
+config.substitutions.append(("%tessel_plugin",
+                             os.path.join(config.tessel_obj_root, "lib",
+                                          "libTesselPlugin.so")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
