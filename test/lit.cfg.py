@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "TESSEL"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tessel_obj_root, "test")
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
@@ -37,6 +37,7 @@ if os.path.isdir(os.path.join(shared, "eval", "frontend-ir")):
 tool_dirs = [config.tessel_tools_dir, config.llvm_tools_dir]
 tools = [
     "tessel-opt",
+    "tessel-capi-test",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
 ]

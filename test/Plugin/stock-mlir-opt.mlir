@@ -27,6 +27,11 @@
 // RUN:   | FileCheck %s --check-prefix=BAD
 // RUN: not mlir-opt --load-dialect-plugin=%tessel_plugin --load-pass-plugin=%tessel_plugin %s \
 // RUN:   --pass-pipeline='builtin.module(tessel-to-cuda{chip=sm_60})' 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not mlir-opt --load-dialect-plugin=%tessel_plugin %S/../CAPI/Inputs/malformed.mlir 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SYNTAX
+// RUN: not mlir-opt --load-dialect-plugin=%tessel_plugin --load-pass-plugin=%tessel_plugin %s \
+// RUN:   --pass-pipeline='builtin.module(tessel-apply-tuned{db=%t.missing/records.db})' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NODB
 
 // ROUNDTRIP: linalg.matmul {tessel.config = #tessel.config<tiles = {{\[\[}}4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], unroll = 64, vector = [1, 1]>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1], register_accumulator>}
 
@@ -38,6 +43,9 @@
 // BAD-NOT: PLEASE submit a bug report
 // CHIP: error: tessel-to-cuda: unsupported chip 'sm_60'; expected sm_70 or newer (e.g. sm_90)
 // CHIP-NOT: PLEASE submit a bug report
+// SYNTAX: malformed.mlir:2:54: error: expected ')'
+// NODB: stock-mlir-opt.mlir:0:0: error: {{.*}}.missing/records.db: records database does not exist
+// NODB-NOT: PLEASE submit a bug report
 
 func.func @matmul_shared(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
   %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1], register_accumulator>,
