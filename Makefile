@@ -9,7 +9,8 @@ LIT := $(LLVM_BIN)/lit
 JOBS ?= $(shell nproc)
 PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
             libxgboost-dev libsqlite3-dev googletest libgtest-dev cmake ninja-build \
-            ccache g++ python3 python3-matplotlib liblemon-dev
+            ccache g++ python3 python3-matplotlib liblemon-dev \
+            python3-dev pybind11-dev python3-pytest
 
 .PHONY: all deps configure build test tune check-lit clean
 

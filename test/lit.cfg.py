@@ -30,6 +30,11 @@ llvm_config.use_default_substitutions()
 
 if config.have_ptxas:
     config.available_features.add("ptxas")
+if config.have_python_package:
+    config.available_features.add("python-package")
+    config.substitutions.append(("%tessel_python_path",
+                                 os.path.join(config.tessel_obj_root, "python")))
+    config.substitutions.append(("%tessel_python", config.tessel_python))
 shared = os.path.join(os.path.dirname(config.tessel_src_root), "shared")
 if os.path.isdir(os.path.join(shared, "eval", "frontend-ir")):
     config.available_features.add("shared-models")

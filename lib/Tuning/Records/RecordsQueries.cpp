@@ -105,19 +105,27 @@ RecordsDatabase::getBestRecordAnyTarget(StringRef workloadKey,
   return queryBest(workloadKey, preferredTarget, /*exactTarget=*/false);
 }
 
-Expected<std::vector<MeasurementRecord>>
-RecordsDatabase::getMeasurements(int64_t taskId, StringRef target) {
-  Expected<sqlite::Statement> stmt = conn->prepare(
-      "SELECT m.id, m.run_id, c.id, s.id, s.sketch, c.config, m.target, "
-      "m.simulated, m.status, m.median_us, m.min_us, m.max_us, m.stddev_us, "
-      "m.repeats, m.registers, m.spill_bytes, m.shared_bytes, m.message, "
-      "m.measured_at, m.elapsed_s, m.trial FROM sketches s "
-      "JOIN configs c ON c.sketch_id = s.id "
-      "JOIN measurements m ON m.config_id = c.id "
-      "WHERE s.task_id = ?1 AND m.target = ?2 ORDER BY m.id");
-  if (!stmt)
-    return stmt.takeError();
-  stmt->bind(1, taskId).bind(2, target);
+/// The measurements query with `whereAndOrder` (columns as readMeasurements
+/// reads them).
+static Expected<sqlite::Statement>
+prepareMeasurementQuery(sqlite::Connection &conn, StringRef whereAndOrder) {
+  return conn.prepare(
+      ("SELECT m.id, m.run_id, c.id, s.id, s.sketch, c.config, m.target, "
+       "m.simulated, m.status, m.median_us, m.min_us, m.max_us, m.stddev_us, "
+       "m.repeats, m.registers, m.spill_bytes, m.shared_bytes, m.message, "
+       "m.measured_at, m.elapsed_s, m.trial, s.task_id FROM sketches s "
+       "JOIN configs c ON c.sketch_id = s.id "
+       "JOIN measurements m ON m.config_id = c.id " +
+       whereAndOrder)
+          .str()
+          .c_str());
+}
+
+/// The rows of a prepareMeasurementQuery() statement.
+static Expected<std::vector<MeasurementRecord>>
+readMeasurements(sqlite::Connection &connection, sqlite::Statement &statement) {
+  sqlite::Connection *conn = &connection;
+  sqlite::Statement *stmt = &statement;
   std::vector<MeasurementRecord> records;
   while (true) {
     Expected<bool> row = stmt->step();
@@ -155,7 +163,28 @@ RecordsDatabase::getMeasurements(int64_t taskId, StringRef target) {
     record.measuredAt = stmt->getDouble(18);
     record.elapsedS = stmt->getDouble(19);
     record.trial = stmt->getInt(20);
+    record.taskId = stmt->getInt(21);
   }
+}
+
+Expected<std::vector<MeasurementRecord>>
+RecordsDatabase::getMeasurements(int64_t taskId, StringRef target) {
+  Expected<sqlite::Statement> stmt = prepareMeasurementQuery(
+      *conn, "WHERE s.task_id = ?1 AND m.target = ?2 ORDER BY m.id");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, taskId).bind(2, target);
+  return readMeasurements(*conn, *stmt);
+}
+
+Expected<std::vector<MeasurementRecord>>
+RecordsDatabase::getRunMeasurements(int64_t runId) {
+  Expected<sqlite::Statement> stmt =
+      prepareMeasurementQuery(*conn, "WHERE m.run_id = ?1 ORDER BY m.id");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, runId);
+  return readMeasurements(*conn, *stmt);
 }
 
 /// Reads the run columns (id, started_at, strategy, seed, measurer,

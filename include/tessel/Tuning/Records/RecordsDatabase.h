@@ -87,6 +87,8 @@ struct ConfigRecord {
 struct MeasurementRecord {
   int64_t id = 0;
   int64_t runId = 0;
+  /// The task (a `tasks` row id) the config belongs to.
+  int64_t taskId = 0;
   int64_t configId = 0;
   int64_t sketchId = 0;
   std::string sketch;
@@ -219,6 +221,9 @@ public:
   /// Every measurement of task `taskId` on `target`, oldest first.
   llvm::Expected<std::vector<MeasurementRecord>>
   getMeasurements(int64_t taskId, llvm::StringRef target);
+  /// Every measurement of run `runId`, oldest first.
+  llvm::Expected<std::vector<MeasurementRecord>>
+  getRunMeasurements(int64_t runId);
   /// Every run, oldest first.
   llvm::Expected<std::vector<RunInfo>> getRuns();
   /// The run `id`; fails when there is no such run.

@@ -77,6 +77,10 @@ struct TuneCallbacks {
   std::function<void(const TrialEvent &)> onTrial;
   /// After each round.
   std::function<void(const TuneProgress &)> onRound;
+  /// Asked after each round (after onRound): true ends the run there, as
+  /// the time limit does; what was measured stays recorded and in the
+  /// result (a frontend's interrupt, a failed callback).
+  std::function<bool()> shouldStop;
 };
 
 /// Parts of the run the caller supplies instead of the ones `options` name

@@ -65,6 +65,8 @@ public:
   std::vector<Trial> measure(size_t task,
                              ArrayRef<Candidate> candidates) override;
   int64_t getRemainingTrials() const override {
+    if (stopRequested)
+      return 0;
     if (options.timeLimit > 0 && elapsed() >= options.timeLimit)
       return 0;
     return std::max<int64_t>(0, options.trials - result.trials);
@@ -109,6 +111,8 @@ private:
   RecordsDatabase &db;
   const TuneCallbacks &callbacks;
   TuneResult result;
+  /// Set when callbacks.shouldStop() said so: no trials remain.
+  bool stopRequested = false;
 
   std::unique_ptr<Measurer> ownedMeasurer;
   Measurer *measurer = nullptr;
@@ -398,6 +402,8 @@ std::vector<Trial> Tuner::measure(size_t index,
     callbacks.onRound(TuneProgress{index, runs.size(), result.trials,
                                    options.trials, best ? best->gflops : 0.0,
                                    elapsed(), result.simulated});
+  if (callbacks.shouldStop && callbacks.shouldStop())
+    stopRequested = true;
   return trials;
 }
 

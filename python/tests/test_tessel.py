@@ -1,0 +1,159 @@
+"""The tessel package against the library: results, records, errors."""
+
+import pytest
+
+import tessel
+from conftest import MATMUL, TWO_TASKS, have_ptxas
+
+FAST = dict(measure="sim:h100", sim_fidelity="analytic", seed=1)
+
+
+def test_tasks_are_deduplicated_with_weights():
+    tasks = tessel.tasks(TWO_TASKS)
+    assert [(t.op_kind, t.weight, t.flops) for t in tasks] == [
+        ("matmul", 2, 2 * 128 * 256 * 64),
+        ("matmul", 1, 2 * 128 * 64 * 32),
+    ]
+    assert tasks[0].description == "matmul 128x256 * 256x64 f32"
+    assert tasks[0].workload_key.startswith("linalg.matmul ins(")
+    assert tasks[0].sketches >= 1
+
+
+def test_tune_result_matches_the_records(tmp_db):
+    seen = []
+    result = tessel.tune(MATMUL, db=tmp_db, trials=16, progress=seen.append,
+                         **FAST)
+    assert result.run_id == 1
+    assert result.trials == 16
+    assert result.simulated and result.measurer.startswith("sim:h100")
+    assert [t.description for t in result.tasks] == [
+        "matmul 128x256 * 256x64 f32"]
+
+    # Progress after each round, the last at the budget.
+    assert seen and all(isinstance(p, tessel.Progress) for p in seen)
+    assert [p.trials for p in seen] == sorted(p.trials for p in seen)
+    assert seen[-1].trials == 16 and seen[-1].budget == 16
+    assert seen[-1].simulated
+
+    records = tessel.Records(tmp_db)
+    runs = records.runs()
+    assert [(r.id, r.strategy, r.simulated) for r in runs] == [
+        (1, "evolutionary", True)]
+    assert runs[0].options["trials"] == 16
+    assert runs[0].model_source == MATMUL
+
+    trials = records.trials(result.run_id)
+    # The 16 trials and the default schedule (trial 0).
+    assert sorted(t.trial for t in trials) == list(range(17))
+    best_us = min(t.median_us for t in trials if t.ok)
+    assert result.tasks[0].best_latency_us == pytest.approx(best_us)
+    assert result.weighted_latency_us == pytest.approx(best_us)
+
+    key = result.tasks[0].workload_key
+    best = records.best(key, trials[0].target)
+    assert best is not None and best.median_us == pytest.approx(best_us)
+    assert len(records.measurements(key, trials[0].target)) == 17
+    assert [t["workload_key"] for t in records.tasks()] == [key]
+
+
+def test_a_second_run_appends(tmp_db):
+    tessel.tune(MATMUL, db=tmp_db, trials=8, **FAST)
+    second = tessel.tune(MATMUL, db=tmp_db, trials=8, strategy="random",
+                         **FAST)
+    assert second.run_id == 2
+    assert [r.strategy for r in tessel.Records(tmp_db).runs()] == [
+        "evolutionary", "random"]
+
+
+def test_an_exception_in_progress_stops_the_run(tmp_db):
+    class Stop(Exception):
+        pass
+
+    def progress(p):
+        raise Stop(p.trials)
+
+    with pytest.raises(Stop):
+        tessel.tune(MATMUL, db=tmp_db, trials=200, measures_per_round=8,
+                    progress=progress, **FAST)
+    # The first round's records are committed; no more rounds ran.
+    trials = tessel.Records(tmp_db).trials(1)
+    assert 1 < len(trials) <= 9
+
+
+def test_apply_and_compile(tmp_db):
+    result = tessel.tune(MATMUL, db=tmp_db, trials=8, **FAST)
+    tuned = tessel.apply(MATMUL, tmp_db)
+    best = tessel.Records(tmp_db).best(result.tasks[0].workload_key,
+                                      result.measurer)
+    assert best.config in tuned and best.sketch in tuned
+
+    ptx = tessel.compile(tuned, format="isa")
+    assert "gpu.binary @matmul_kernel" in ptx.module
+    assert "linalg." not in ptx.module
+    assert ptx.kernels == []
+
+
+@pytest.mark.skipif(not have_ptxas(), reason="needs ptxas")
+def test_compile_reports_kernel_resources():
+    compiled = tessel.compile(MATMUL, chip="sm_90")
+    assert [k.kernel for k in compiled.kernels] == ["matmul_kernel"]
+    kernel = compiled.kernels[0]
+    assert kernel.registers > 0
+    assert kernel.spill_store_bytes == 0
+
+
+def test_malformed_text_raises_with_the_location():
+    with pytest.raises(tessel.TesselError) as error:
+        tessel.tasks("func.func @f( {\n", source_name="model.mlir")
+    assert str(error.value).startswith(
+        "model.mlir:1:14: error: expected non-function type")
+
+
+def test_invalid_schedule_raises_with_the_location():
+    bad = MATMUL.replace(
+        "%0 = linalg.matmul ins",
+        "%0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling,"
+        " shared = [0, 1], register_accumulator>, tessel.config = "
+        "#tessel.config<tiles = [[4, 2, 8, 2, 3], [4, 1, 16, 1, 1], "
+        "[32, 2, 4]], unroll = 64, vector = [1, 1]>} ins")
+    with pytest.raises(tessel.TesselError) as error:
+        tessel.compile(bad, format="isa")
+    assert str(error.value).startswith(
+        "<input>:3:8: error: tile sizes of loop 0 multiply to 384, not to "
+        "the loop extent 128")
+
+
+def test_bad_tuning_options_raise(tmp_db):
+    with pytest.raises(tessel.TesselError,
+                       match=r"^unknown strategy 'annealing' \(known: "):
+        tessel.tune(MATMUL, db=tmp_db, strategy="annealing", trials=4)
+    with pytest.raises(tessel.TesselError,
+                       match=r"^trials=0 is out of range: at least 1$"):
+        tessel.tune(MATMUL, db=tmp_db, trials=0)
+    with pytest.raises(tessel.TesselError,
+                       match=r"'no_such_option'"):
+        tessel.tune(MATMUL, db=tmp_db, trials=4, no_such_option=1)
+
+
+def test_unreadable_databases_raise(tmp_path):
+    not_a_db = tmp_path / "model.mlir"
+    not_a_db.write_text(MATMUL)
+    with pytest.raises(tessel.TesselError,
+                       match="cannot open records database: file is not a "
+                             "database"):
+        tessel.Records(str(not_a_db))
+    with pytest.raises(tessel.TesselError,
+                       match="records database does not exist"):
+        tessel.Records(str(tmp_path / "missing.db"))
+    with pytest.raises(tessel.TesselError,
+                       match="file is not a database"):
+        tessel.tune(MATMUL, db=str(not_a_db), trials=4, **FAST)
+    with pytest.raises(tessel.TesselError,
+                       match="records database does not exist"):
+        tessel.apply(MATMUL, str(tmp_path / "missing.db"))
+
+
+def test_bad_pipeline_raises():
+    with pytest.raises(tessel.TesselError,
+                       match="does not refer to a registered pass"):
+        tessel.compile(MATMUL, pipeline="builtin.module(no-such-pass)")
