@@ -42,6 +42,9 @@
 // RUN:   --transform-interpreter > %t.spec-annotated.mlir
 // RUN: tessel-opt %s --tessel-apply-tuned="db=%t.db" 2>/dev/null > %t.db-annotated.mlir
 // RUN: diff %t.spec-annotated.mlir %t.db-annotated.mlir
+// tessel-opt applies it the same way.
+// RUN: tessel-opt %s --transform-preload-library=transform-library-paths=%t.spec.mlir \
+// RUN:   --transform-interpreter | diff - %t.spec-annotated.mlir
 // RUN: FileCheck %s --check-prefix=ANNOTATED < %t.spec-annotated.mlir
 // ANNOTATED-COUNT-2: linalg.matmul {tessel.config = #tessel.config<{{.*}}>, tessel.sketch = #tessel.sketch<
 // RUN: tessel-opt %t.spec-annotated.mlir --pass-pipeline='builtin.module(tessel-to-cuda{chip=sm_90 format=isa})' \
