@@ -12,8 +12,9 @@
 namespace mlir {
 namespace tessel {
 
-/// Registers the tessel dialect, the upstream dialects that frontends hand
-/// to Tessel, and every dialect and extension the lowering to CUDA needs.
+/// Registers the tessel dialect, Tessel's transform-dialect extension
+/// (`transform.tessel.*`), the upstream dialects that frontends hand to
+/// Tessel, and every dialect and extension the lowering to CUDA needs.
 void registerAllDialects(DialectRegistry &registry);
 
 } // namespace tessel

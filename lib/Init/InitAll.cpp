@@ -8,6 +8,7 @@
 #include "tessel/InitAllPasses.h"
 
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 #include "tessel/Pipelines/Pipelines.h"
 
@@ -20,6 +21,7 @@ using namespace mlir;
 
 void tessel::registerAllDialects(DialectRegistry &registry) {
   registry.insert<TesselDialect>();
+  registerTransformDialectExtension(registry);
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   mlir::registerAllToLLVMIRTranslations(registry);

@@ -10,6 +10,7 @@
 //               population=2048" --trials=1000 --db=model.db [--resume]
 //               [--time-limit=S] [--seed=N] [--report=FILE.json] [-j N]
 //   tessel-tune --rerun=RUN --db=model.db
+//   tessel-tune model.mlir --db=model.db --export-spec=spec.mlir
 //
 // Flag parsing and printing around tune() (tessel/Tuning/Tuner/Tuner.h).
 //
@@ -17,6 +18,7 @@
 
 #include "tessel/InitAllDialects.h"
 #include "tessel/InitAllPasses.h"
+#include "tessel/Tuning/ApplyTuned/TuningSpec.h"
 #include "tessel/Tuning/JsonFile.h"
 #include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
@@ -24,10 +26,12 @@
 #include "tessel/Tuning/Tuner/Tuner.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 #include <csignal>
 
@@ -136,6 +140,12 @@ static Flag<std::string>
                cl::desc("Add the JSON-lines records of this file to --db and "
                         "exit"),
                cl::cat(category));
+static Flag<std::string> exportSpecFile(
+    "export-spec",
+    cl::desc("Write a transform library that gives the model's ops their best "
+             "schedules of --db ('-' for stdout); without tuning flags, write "
+             "it from the records already there and exit"),
+    cl::value_desc("FILE"), cl::cat(category));
 static Flag<bool> quiet("quiet", cl::desc("No progress lines"),
                         cl::cat(category));
 static Flag<int64_t> crashAfterTrials(
@@ -168,15 +178,27 @@ static int exportOrImport() {
   return 0;
 }
 
+/// The flags that set up a tuning run.
+static SmallVector<cl::Option *> getRunFlags() {
+  return {&measure,  &strategy,    &costModel,      &features,  &trials,
+          &perRound, &scheduler,   &resume,         &timeLimit, &seed,
+          &simNoise, &simFidelity, &simTrialSeconds};
+}
+
+/// Whether the command line asks for a tuning run, rather than only for the
+/// tuning spec of --db's records: a run flag, --report or --emit.
+static bool asksForTuning() {
+  return llvm::any_of(
+             getRunFlags(),
+             [](cl::Option *flag) { return flag->getNumOccurrences() > 0; }) ||
+         !reportFile.empty() || !emitDir.empty();
+}
+
 /// Refuses a run flag given twice (a second --strategy would silently drop
 /// the first one's options) and run flags with --rerun, which repeats the
 /// stored options.
 static std::optional<std::string> checkRunFlags() {
-  cl::Option *runFlags[] = {&measure,  &strategy,    &costModel, &features,
-                            &trials,   &perRound,    &scheduler, &resume,
-                            &timeLimit, &seed,       &simNoise,  &simFidelity,
-                            &simTrialSeconds};
-  for (cl::Option *flag : runFlags) {
+  for (cl::Option *flag : getRunFlags()) {
     std::string name = ("--" + flag->ArgStr).str();
     if (flag->getNumOccurrences() > 1)
       return name + " is given " + std::to_string(flag->getNumOccurrences()) +
@@ -188,7 +210,30 @@ static std::optional<std::string> checkRunFlags() {
   }
   if (rerunId.getNumOccurrences() && !inputFile.empty())
     return "--rerun takes the model stored with the run, not " + inputFile;
+  if (rerunId.getNumOccurrences() && !exportSpecFile.empty())
+    return "--export-spec needs the model file; give it instead of --rerun";
   return std::nullopt;
+}
+
+/// Writes the tuning spec of `model` from the records of `db` to
+/// --export-spec.
+static int writeTuningSpec(ModuleOp model, RecordsDatabase &db) {
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(exportSpecFile, &error);
+  if (!output)
+    return fail(error);
+  llvm::Expected<TuningSpecSummary> summary =
+      exportTuningSpec(model, db, /*preferredTarget=*/"", output->os());
+  if (!summary)
+    return fail("--export-spec from '" + dbPath +
+                "': " + llvm::toString(summary.takeError()));
+  output->keep();
+  if (!quiet)
+    llvm::errs() << llvm::formatv(
+        "tessel-tune: tuning spec for {0} of {1} workloads in {2}\n",
+        summary->annotated, summary->workloads, exportSpecFile);
+  return 0;
 }
 
 /// The run's callbacks: notes and progress on stderr, the test crash.
@@ -227,7 +272,8 @@ int main(int argc, char **argv) {
 
   if (std::optional<std::string> misuse = checkRunFlags())
     return fail(*misuse);
-  if (rerunId.getNumOccurrences() == 0 && !listTasks)
+  bool onlyExportSpec = !exportSpecFile.empty() && !asksForTuning();
+  if (rerunId.getNumOccurrences() == 0 && !listTasks && !onlyExportSpec)
     if (llvm::Error error = options.verify())
       return fail(llvm::toString(std::move(error)));
 
@@ -249,6 +295,13 @@ int main(int argc, char **argv) {
         printTaskTable(llvm::outs(), *tasks);
       return tasks ? 0 : fail(llvm::toString(tasks.takeError()));
     }
+  }
+  if (onlyExportSpec) {
+    auto db =
+        RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::ReadOnly);
+    if (!db)
+      return fail(llvm::toString(db.takeError()));
+    return writeTuningSpec(modelFile->getModule(), **db);
   }
 
   auto db =
@@ -277,6 +330,9 @@ int main(int argc, char **argv) {
       llvm::errs() << "tessel-tune: best schedules and the compiled model in "
                    << emitDir << "\n";
   }
+  if (!exportSpecFile.empty())
+    if (int status = writeTuningSpec(modelFile->getModule(), **db))
+      return status;
   if (!reportFile.empty())
     if (llvm::Error e = writeJsonFile(
             reportFile,

@@ -7,13 +7,10 @@
 #include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Tuning/ApplyTuned/TunableOps.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
-#include "tessel/Tuning/Search/Task.h"
 
 #include "mlir/AsmParser/AsmParser.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -44,31 +41,16 @@ struct TesselApplyTunedPass
       module.emitError() << llvm::toString(records.takeError());
       return signalPassFailure();
     }
-    llvm::DenseSet<Operation *> fused;
-    WalkResult result = module.walk([&](linalg::LinalgOp op) {
-      if (fused.contains(op) || isa<linalg::FillOp>(op) ||
-          op->getParentOfType<gpu::LaunchOp>() ||
-          op->getParentOfType<scf::ForallOp>() ||
-          !op.hasPureTensorSemantics() ||
-          op->hasAttr(TesselDialect::kSketchAttrName))
-        return WalkResult::advance();
-      FailureOr<LoopNest> nest = LoopNest::get(op);
-      if (failed(nest) || !llvm::is_contained(nest->isReduction, false) ||
-          op.getNumReductionLoops() == 0)
-        return WalkResult::advance();
-      SmallVector<Operation *> consumers = getTaskConsumers(op);
-      fused.insert(consumers.begin(), consumers.end());
-      std::string key =
-          getWorkloadKey(op, consumers, getTaskInlinedInputs(op));
+    for (auto &[op, key] : getTunableOps(module)) {
       auto best = (*records)->getBestRecordAnyTarget(key, target);
       if (!best) {
         op->emitError() << llvm::toString(best.takeError());
-        return WalkResult::interrupt();
+        return signalPassFailure();
       }
       if (!*best) {
         op->emitRemark("no tuning record for this op in '")
             << db << "'; the default schedule applies";
-        return WalkResult::advance();
+        continue;
       }
       MLIRContext *context = op->getContext();
       auto sketch = dyn_cast_or_null<SketchAttr>(
@@ -79,20 +61,17 @@ struct TesselApplyTunedPass
         op->emitError() << "the record of this op in '" << db
                         << "' holds no valid schedule: " << (*best)->sketch
                         << " " << (*best)->config;
-        return WalkResult::interrupt();
+        return signalPassFailure();
       }
       if (failed(verifySchedule(op, sketch, config,
                                 [&] { return op->emitError(); })))
-        return WalkResult::interrupt();
+        return signalPassFailure();
       op->setAttr(TesselDialect::kSketchAttrName, sketch);
       op->setAttr(TesselDialect::kConfigAttrName, config);
       op->emitRemark() << "tuned schedule from " << (*best)->target
                        << ((*best)->simulated ? " (simulated)" : "") << ": "
                        << llvm::formatv("{0:F2}", (*best)->medianUs) << " us";
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      signalPassFailure();
+    }
   }
 };
 } // namespace
