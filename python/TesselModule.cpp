@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Frontend/TextModule.h"
+#include "tessel/Tuning/ApplyTuned/TuningSpec.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Search/Task.h"
 #include "tessel/Tuning/Tuner/Tuner.h"
@@ -119,6 +120,25 @@ std::string apply(const std::string &text, const std::string &db,
   std::unique_ptr<TextModule> module = parse(text, sourceName);
   check(module->applyTuned(db, target));
   return module->print();
+}
+
+/// The tuning spec (a transform library) of the model's best records.
+py::dict exportSpec(const std::string &text, const std::string &dbPath,
+                    const std::string &target, const std::string &sourceName) {
+  std::unique_ptr<TextModule> module = parse(text, sourceName);
+  std::unique_ptr<RecordsDatabase> db = check(
+      RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::ReadOnly));
+  std::string spec;
+  llvm::raw_string_ostream os(spec);
+  llvm::Expected<TuningSpecSummary> summary =
+      exportTuningSpec(module->getModule(), *db, target, os);
+  if (!summary)
+    check(module->withDiagnostics(summary.takeError()));
+  py::dict result;
+  result["spec"] = os.str();
+  result["workloads"] = summary->workloads;
+  result["annotated"] = summary->annotated;
+  return result;
 }
 
 /// Tunes `text` with the options of `optionsJson` (TuneOptions::fromJSON);
@@ -311,6 +331,8 @@ PYBIND11_MODULE(_tessel, m) {
         py::arg("source_name"));
   m.def("apply", &apply, py::arg("text"), py::arg("db"), py::arg("target"),
         py::arg("source_name"));
+  m.def("export_spec", &exportSpec, py::arg("text"), py::arg("db"),
+        py::arg("target"), py::arg("source_name"));
   m.def("tune", &tuneModel, py::arg("text"), py::arg("options_json"),
         py::arg("db"), py::arg("progress"), py::arg("source_name"));
 

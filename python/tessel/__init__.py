@@ -27,7 +27,7 @@ from ._tessel import TesselError
 __all__ = [
     "TesselError", "Task", "Kernel", "Compiled", "TaskResult", "TuneResult",
     "Progress", "Run", "Trial", "Best", "Records", "tasks", "compile",
-    "tune", "apply",
+    "tune", "apply", "Spec", "export_spec",
 ]
 
 
@@ -238,6 +238,25 @@ def apply(text: str, db: str, target: Optional[str] = None,
     """The model with each tunable op annotated with its best record of the
     database `db` (preferring `target`'s records)."""
     return _tessel.apply(text, str(db), target or "", source_name)
+
+
+@dataclasses.dataclass(frozen=True)
+class Spec:
+    """Tuned schedules as a transform library (docs/TuningSpec.md)."""
+    text: str
+    workloads: int
+    annotated: int
+
+
+def export_spec(text: str, db: str, target: Optional[str] = None,
+                source_name: str = "<input>") -> Spec:
+    """The transform library that annotates each of the model's ops with
+    its best record of `db` (as `tessel-tune --export-spec`). Apply it with
+    `mlir-opt --load-dialect-plugin=libTesselPlugin.so
+    --transform-preload-library=transform-library-paths=FILE
+    --transform-interpreter`, or with `compile(..., pipeline=...)`."""
+    result = _tessel.export_spec(text, str(db), target or "", source_name)
+    return Spec(result["spec"], result["workloads"], result["annotated"])
 
 
 def tune(text: str, db: str, measure: str = "sim:h100",

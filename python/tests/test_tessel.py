@@ -157,3 +157,24 @@ def test_bad_pipeline_raises():
     with pytest.raises(tessel.TesselError,
                        match="does not refer to a registered pass"):
         tessel.compile(MATMUL, pipeline="builtin.module(no-such-pass)")
+
+
+def test_export_spec_gives_the_schedules_of_apply(tmp_db, tmp_path):
+    tessel.tune(MATMUL, db=tmp_db, trials=8, **FAST)
+    spec = tessel.export_spec(MATMUL, tmp_db)
+    assert (spec.workloads, spec.annotated) == (1, 1)
+    assert "transform.foreach_match" in spec.text
+    assert "transform.tessel.match.workload" in spec.text
+    path = tmp_path / "spec.mlir"
+    path.write_text(spec.text)
+    by_spec = tessel.compile(
+        MATMUL, pipeline="builtin.module(transform-preload-library{"
+        f"transform-library-paths={path}}},transform-interpreter)")
+    assert by_spec.module == tessel.apply(MATMUL, tmp_db)
+
+
+def test_export_spec_without_records_raises(tmp_db):
+    tessel.tune(MATMUL, db=tmp_db, trials=4, **FAST)
+    other = MATMUL.replace("128x", "64x")
+    with pytest.raises(tessel.TesselError, match="has a tuning record"):
+        tessel.export_spec(other, tmp_db)
