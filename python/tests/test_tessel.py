@@ -1,5 +1,9 @@
 """The tessel package against the library: results, records, errors."""
 
+import os
+import signal
+import threading
+
 import pytest
 
 import tessel
@@ -78,6 +82,23 @@ def test_an_exception_in_progress_stops_the_run(tmp_db):
     # The first round's records are committed; no more rounds ran.
     trials = tessel.Records(tmp_db).trials(1)
     assert 1 < len(trials) <= 9
+
+
+def test_ctrl_c_stops_the_run(tmp_db):
+    # Python's own handler, also where SIGINT is ignored by the parent (lit).
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            # Minutes of work: only the interrupt ends it in time.
+            tessel.tune(MATMUL, db=tmp_db, trials=10**6, time_limit=60,
+                        measures_per_round=8, **FAST)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    (run,) = tessel.Records(tmp_db).runs()
+    assert 0 < len(tessel.Records(tmp_db).trials(run.id)) < 10**6
 
 
 def test_apply_and_compile(tmp_db):

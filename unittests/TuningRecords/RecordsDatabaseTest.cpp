@@ -105,6 +105,7 @@ TEST(RecordsDatabaseTest, RoundTripsEverything) {
     ASSERT_EQ(rows.size(), 2u);
     const MeasurementRecord &first = rows[0];
     EXPECT_EQ(first.runId, runId);
+    EXPECT_EQ(first.taskId, taskId);
     EXPECT_EQ(first.configId, configId);
     EXPECT_EQ(first.sketchId, sketchId);
     EXPECT_EQ(first.sketch, "#tessel.sketch<tiles = 2>");
@@ -353,6 +354,38 @@ TEST_F(BestRecordTest, AnyTargetPrefersTheGivenTarget) {
   EXPECT_EQ(best->configId, configs[3]);
   EXPECT_EQ(best->target, "cuda:NVIDIA H100 80GB HBM3");
   EXPECT_FALSE(best->simulated);
+}
+
+TEST_F(BestRecordTest, RunMeasurementsSpanTargetsAndTasks) {
+  add(0, MeasureStatus::Ok, 30);
+  add(1, MeasureStatus::Timeout, 0, "cuda:NVIDIA H100 80GB HBM3");
+  int64_t otherTask = get(db->getOrAddTask("conv", "conv2d", 1e9, 1, ""));
+  int64_t otherConfig = get(db->getOrAddConfig(
+      get(db->getOrAddSketch(otherTask, "#tessel.sketch<s>")),
+      "#tessel.config<c>"));
+  ASSERT_GT(get(db->addMeasurement(run, otherConfig,
+                                   makeResult(MeasureStatus::Ok, 7), 3, 0.3)),
+            0);
+  int64_t otherRun = get(db->beginRun(makeRun()));
+  ASSERT_GT(get(db->addMeasurement(otherRun, otherConfig,
+                                   makeResult(MeasureStatus::Ok, 8), 1, 0.1)),
+            0);
+
+  std::vector<MeasurementRecord> rows = get(db->getRunMeasurements(run));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].configId, configs[0]);
+  EXPECT_EQ(rows[0].taskId, task);
+  EXPECT_EQ(rows[1].target, "cuda:NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(rows[1].status, MeasureStatus::Timeout);
+  EXPECT_EQ(rows[2].taskId, otherTask);
+  EXPECT_EQ(rows[2].trial, 3);
+  for (const MeasurementRecord &row : rows)
+    EXPECT_EQ(row.runId, run);
+  // Another query in between does not disturb the cached statements.
+  EXPECT_EQ(get(db->getMeasurements(task, "sim:h100-sxm")).size(), 1u);
+  ASSERT_EQ(get(db->getRunMeasurements(otherRun)).size(), 1u);
+  EXPECT_EQ(get(db->getRunMeasurements(otherRun))[0].timing.medianUs, 8);
+  EXPECT_TRUE(get(db->getRunMeasurements(12345)).empty());
 }
 
 TEST_F(BestRecordTest, HasMeasuredAndMeasuredConfigs) {

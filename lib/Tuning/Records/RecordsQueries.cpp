@@ -105,23 +105,18 @@ RecordsDatabase::getBestRecordAnyTarget(StringRef workloadKey,
   return queryBest(workloadKey, preferredTarget, /*exactTarget=*/false);
 }
 
-/// The measurements query with `whereAndOrder` (columns as readMeasurements
-/// reads them).
-static Expected<sqlite::Statement>
-prepareMeasurementQuery(sqlite::Connection &conn, StringRef whereAndOrder) {
-  return conn.prepare(
-      ("SELECT m.id, m.run_id, c.id, s.id, s.sketch, c.config, m.target, "
-       "m.simulated, m.status, m.median_us, m.min_us, m.max_us, m.stddev_us, "
-       "m.repeats, m.registers, m.spill_bytes, m.shared_bytes, m.message, "
-       "m.measured_at, m.elapsed_s, m.trial, s.task_id FROM sketches s "
-       "JOIN configs c ON c.sketch_id = s.id "
-       "JOIN measurements m ON m.config_id = c.id " +
-       whereAndOrder)
-          .str()
-          .c_str());
-}
+/// The columns readMeasurements() reads, from `sketches s`, `configs c` and
+/// `measurements m`. A macro, so that each query is one string literal:
+/// Connection::prepare() caches statements by the address of their text.
+#define TESSEL_MEASUREMENT_QUERY                                               \
+  "SELECT m.id, m.run_id, c.id, s.id, s.sketch, c.config, m.target, "         \
+  "m.simulated, m.status, m.median_us, m.min_us, m.max_us, m.stddev_us, "      \
+  "m.repeats, m.registers, m.spill_bytes, m.shared_bytes, m.message, "         \
+  "m.measured_at, m.elapsed_s, m.trial, s.task_id FROM sketches s "            \
+  "JOIN configs c ON c.sketch_id = s.id "                                      \
+  "JOIN measurements m ON m.config_id = c.id "
 
-/// The rows of a prepareMeasurementQuery() statement.
+/// The rows of a TESSEL_MEASUREMENT_QUERY statement.
 static Expected<std::vector<MeasurementRecord>>
 readMeasurements(sqlite::Connection &connection, sqlite::Statement &statement) {
   sqlite::Connection *conn = &connection;
@@ -169,8 +164,9 @@ readMeasurements(sqlite::Connection &connection, sqlite::Statement &statement) {
 
 Expected<std::vector<MeasurementRecord>>
 RecordsDatabase::getMeasurements(int64_t taskId, StringRef target) {
-  Expected<sqlite::Statement> stmt = prepareMeasurementQuery(
-      *conn, "WHERE s.task_id = ?1 AND m.target = ?2 ORDER BY m.id");
+  Expected<sqlite::Statement> stmt = conn->prepare(
+      TESSEL_MEASUREMENT_QUERY
+      "WHERE s.task_id = ?1 AND m.target = ?2 ORDER BY m.id");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, taskId).bind(2, target);
@@ -179,8 +175,8 @@ RecordsDatabase::getMeasurements(int64_t taskId, StringRef target) {
 
 Expected<std::vector<MeasurementRecord>>
 RecordsDatabase::getRunMeasurements(int64_t runId) {
-  Expected<sqlite::Statement> stmt =
-      prepareMeasurementQuery(*conn, "WHERE m.run_id = ?1 ORDER BY m.id");
+  Expected<sqlite::Statement> stmt = conn->prepare(
+      TESSEL_MEASUREMENT_QUERY "WHERE m.run_id = ?1 ORDER BY m.id");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, runId);
