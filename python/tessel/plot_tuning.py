@@ -8,8 +8,19 @@ runs on a simulated GPU are labelled "(simulated)".
 Usage: plot_tuning.py RECORDS.db OUT.png [--task=KEY_SUBSTRING]
 """
 
-import sqlite3
+import os
 import sys
+
+try:
+    import tessel
+except ImportError:
+    # Run as a script: the package beside this file (build/python/tessel) or
+    # the build of the checkout (python/tessel -> build/python).
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:0] = [os.path.dirname(here),
+                    os.path.join(os.path.dirname(os.path.dirname(here)),
+                                 "build", "python")]
+    import tessel
 
 import matplotlib
 
@@ -18,31 +29,26 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def load_curves(path, task_filter):
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    rows = db.execute(
-        """SELECT r.id, r.strategy, r.seed, r.measurer, r.simulated,
-                  t.description, t.workload_key, t.flops,
-                  m.trial, m.elapsed_s, m.median_us, m.status
-           FROM measurements m
-           JOIN runs r ON r.id = m.run_id
-           JOIN configs c ON c.id = m.config_id
-           JOIN sketches s ON s.id = c.sketch_id
-           JOIN tasks t ON t.id = s.task_id
-           WHERE m.trial > 0
-           ORDER BY r.id, m.trial""").fetchall()
+    records = tessel.Records(path)
+    tasks = {t["id"]: t for t in records.tasks()}
     curves = {}
-    for (run, strategy, seed, measurer, simulated, description, key, flops,
-         trial, elapsed, median, status) in rows:
-        if task_filter and task_filter not in key and task_filter not in description:
-            continue
-        label = f"{strategy} seed {seed} on {measurer}" + \
-            (" (simulated)" if simulated else "")
-        curve = curves.setdefault((run, description), {"label": label,
-                                                      "task": description,
-                                                      "best": 0.0, "points": []})
-        if status == "ok" and median and median > 0:
-            curve["best"] = max(curve["best"], flops / median / 1e3)
-        curve["points"].append((trial, elapsed, curve["best"]))
+    for run in records.runs():
+        trials = sorted((t for t in records.trials(run.id) if t.trial > 0),
+                        key=lambda t: (t.trial, t.id))
+        for t in trials:
+            task = tasks[t.task_id]
+            key, description = task["workload_key"], task["description"]
+            if task_filter and task_filter not in key and task_filter not in description:
+                continue
+            label = f"{run.strategy} seed {run.seed} on {run.measurer}" + \
+                (" (simulated)" if run.simulated else "")
+            curve = curves.setdefault((run.id, description),
+                                      {"label": label, "task": description,
+                                       "best": 0.0, "points": []})
+            if t.ok and t.median_us > 0:
+                curve["best"] = max(curve["best"],
+                                    task["flops"] / t.median_us / 1e3)
+            curve["points"].append((t.trial, t.elapsed_s, curve["best"]))
     return list(curves.values())
 
 
@@ -57,7 +63,7 @@ def main(argv):
         return 2
     try:
         curves = load_curves(args[0], task_filter)
-    except sqlite3.Error as e:
+    except tessel.TesselError as e:
         print(f"plot_tuning: cannot read {args[0]}: {e}", file=sys.stderr)
         return 1
     if not curves:

@@ -25,7 +25,7 @@
 // RUN: head -n 5 %t.after.jsonl | diff - %t.before.jsonl
 // RUN: grep -o '"config":"[^"]*"' %t.after.jsonl | sort | uniq -d | count 0
 // One curve per run (the killed one and its resumption).
-// RUN: /usr/bin/python3 %tessel_src_root/python/tessel/plot_tuning.py %t.db %t.png | FileCheck %s --check-prefix=PLOT
+// RUN: env PYTHONPATH=%tessel_python_path /usr/bin/python3 %tessel_src_root/python/tessel/plot_tuning.py %t.db %t.png | FileCheck %s --check-prefix=PLOT
 // PLOT: plot_tuning: 2 curve(s) -> {{.*}}.png
 // RUN: test -s %t.png
 // RUN: FileCheck %s --input-file=%t.json --check-prefix=REPORT
