@@ -105,24 +105,37 @@ static void addNvvmLowering(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-LogicalResult
-tessel::buildTesselToCudaPipeline(OpPassManager &pm,
-                                  const TesselToCudaOptions &options) {
+/// The PTX features of `options`, or why the options cannot be built.
+static FailureOr<std::string> checkOptions(const TesselToCudaOptions &options,
+                                           std::string &message) {
   std::string features = options.features;
   if (features.empty()) {
     FailureOr<std::string> f = getDefaultPtxFeatures(options.chip);
-    if (failed(f))
-      return llvm::errs() << "error: tessel-to-cuda: unsupported chip '"
-                          << options.chip
-                          << "'; expected sm_70 or newer (e.g. sm_90)\n",
-             failure();
+    if (failed(f)) {
+      message = "tessel-to-cuda: unsupported chip '" + options.chip +
+                "'; expected sm_70 or newer (e.g. sm_90)";
+      return failure();
+    }
     features = *f;
   }
   if (options.format != "isa" && options.format != "bin" &&
-      options.format != "fatbin")
-    return llvm::errs() << "error: tessel-to-cuda: unknown format '"
-                        << options.format << "'; expected isa, bin or fatbin\n",
-           failure();
+      options.format != "fatbin") {
+    message = "tessel-to-cuda: unknown format '" + options.format +
+              "'; expected isa, bin or fatbin";
+    return failure();
+  }
+  return features;
+}
+
+LogicalResult
+tessel::buildTesselToCudaPipeline(OpPassManager &pm,
+                                  const TesselToCudaOptions &options,
+                                  llvm::raw_ostream &errors) {
+  std::string message;
+  FailureOr<std::string> checked = checkOptions(options, message);
+  if (failed(checked))
+    return errors << "error: " << message << "\n", failure();
+  std::string features = *checked;
 
   // Frontend clean-up: fold shape checks and drop what Tessel does not run.
   pm.addPass(createCanonicalizerPass());
@@ -155,14 +168,26 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
 }
 
 void tessel::registerTesselPipelines() {
-  PassPipelineRegistration<TesselToCudaOptions>(
+  // Registered by hand rather than with PassPipelineRegistration, whose
+  // builder cannot fail: bad options are reported through the parser's
+  // error handler (a located diagnostic in tools, an error to a library
+  // caller), never by printing or exiting.
+  registerPassPipeline(
       "tessel-to-cuda",
       "Compile linalg ops (with or without Tessel schedules) to CUDA "
       "binaries: default schedules, materialization, NVVM, ptxas",
-      [](OpPassManager &pm, const TesselToCudaOptions &options) {
-        // Invalid options were reported; a pipeline cannot fail to build
-        // here, so stop the tool like a parse error would.
-        if (failed(buildTesselToCudaPipeline(pm, options)))
-          std::exit(1);
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        TesselToCudaOptions options;
+        std::string message;
+        llvm::raw_string_ostream errors(message);
+        if (failed(options.parseFromString(optionsText, errors)))
+          return errorHandler("tessel-to-cuda: " + StringRef(message).trim());
+        if (failed(checkOptions(options, message)))
+          return errorHandler(message);
+        return buildTesselToCudaPipeline(pm, options, errors);
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionHandler) {
+        optionHandler(TesselToCudaOptions());
       });
 }

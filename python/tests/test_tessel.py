@@ -199,3 +199,14 @@ def test_export_spec_without_records_raises(tmp_db):
     other = MATMUL.replace("128x", "64x")
     with pytest.raises(tessel.TesselError, match="has a tuning record"):
         tessel.export_spec(other, tmp_db)
+
+
+def test_bad_compile_options_raise_and_do_not_exit():
+    with pytest.raises(tessel.TesselError,
+                       match=r"tessel-to-cuda: unsupported chip 'sm_60'; "
+                             r"expected sm_70 or newer"):
+        tessel.compile(MATMUL, chip="sm_60")
+    with pytest.raises(tessel.TesselError,
+                       match=r"tessel-to-cuda: unknown format 'foo'; "
+                             r"expected isa, bin or fatbin"):
+        tessel.compile(MATMUL, format="foo")

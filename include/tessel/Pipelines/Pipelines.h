@@ -49,9 +49,11 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
 FailureOr<std::string> getDefaultPtxFeatures(StringRef chip);
 
 /// Adds the passes that take a module of linalg ops (on tensors or buffers)
-/// to a module whose kernels are `gpu.binary` ops.
+/// to a module whose kernels are `gpu.binary` ops. Fails, writing
+/// "error: ..." to `errors`, on an unsupported chip or format.
 LogicalResult buildTesselToCudaPipeline(OpPassManager &pm,
-                                        const TesselToCudaOptions &options);
+                                        const TesselToCudaOptions &options,
+                                        llvm::raw_ostream &errors = llvm::errs());
 
 /// Registers `--tessel-to-cuda`.
 void registerTesselPipelines();
