@@ -6,8 +6,8 @@
 
 #include "tessel-c/Tessel.h"
 
+#include "tessel/Frontend/TextModule.h"
 #include "tessel/InitAllDialects.h"
-#include "tessel/InitAllPasses.h"
 #include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Search/Task.h"
@@ -16,9 +16,7 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 
-#include <mutex>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -43,11 +41,7 @@ static MlirLogicalResult toResult(LogicalResult result) {
 /// not know which ones the tuner and the pipeline need.
 static ModuleOp prepare(MlirModule cModule) {
   ModuleOp module = unwrap(cModule);
-  MLIRContext *context = module.getContext();
-  DialectRegistry registry;
-  tessel::registerAllDialects(registry);
-  context->appendDialectRegistry(registry);
-  context->loadAllAvailableDialects();
+  loadTesselDialects(*module.getContext());
   return module;
 }
 
@@ -55,13 +49,7 @@ void tesselRegisterAllDialects(MlirDialectRegistry registry) {
   tessel::registerAllDialects(*unwrap(registry));
 }
 
-void tesselRegisterAllPasses(void) {
-  static std::once_flag registered;
-  std::call_once(registered, [] {
-    tessel::registerAllPasses();
-    registerTesselApplyTunedPasses();
-  });
-}
+void tesselRegisterAllPasses(void) { registerFrontendPasses(); }
 
 /// Runs `pm` on `module`, with the context's diagnostics.
 static MlirLogicalResult runOn(PassManager &pm, ModuleOp module) {
@@ -71,18 +59,10 @@ static MlirLogicalResult runOn(PassManager &pm, ModuleOp module) {
 MlirLogicalResult tesselRunPassPipeline(MlirModule cModule,
                                         MlirStringRef pipeline) {
   ModuleOp module = prepare(cModule);
-  tesselRegisterAllPasses();
-  std::string message;
-  llvm::raw_string_ostream errorStream(message);
-  FailureOr<OpPassManager> parsed =
-      parsePassPipeline(unwrap(pipeline), errorStream);
-  if (failed(parsed))
-    return fail(module, "cannot parse the pass pipeline '" +
-                            unwrap(pipeline) + "': " + message);
-  if (parsed->getOpAnchorName() != ModuleOp::getOperationName())
-    return fail(module, "the pass pipeline '" + unwrap(pipeline) +
-                            "' is anchored on '" + parsed->getOpAnchorName() +
-                            "'; expected builtin.module(...)");
+  llvm::Expected<OpPassManager> parsed =
+      parseModulePassPipeline(unwrap(pipeline));
+  if (!parsed)
+    return fail(module, parsed.takeError());
   PassManager pm(module.getContext());
   static_cast<OpPassManager &>(pm) = std::move(*parsed);
   return runOn(pm, module);

@@ -29,6 +29,22 @@ void tessel::registerFrontendPasses() {
   });
 }
 
+llvm::Expected<OpPassManager>
+tessel::parseModulePassPipeline(StringRef pipeline) {
+  registerFrontendPasses();
+  std::string message;
+  llvm::raw_string_ostream errorStream(message);
+  FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
+  if (failed(parsed))
+    return llvm::createStringError("cannot parse the pass pipeline '" +
+                                   pipeline + "': " + StringRef(message).trim());
+  if (parsed->getOpAnchorName() != ModuleOp::getOperationName())
+    return llvm::createStringError(
+        "the pass pipeline '" + pipeline + "' is anchored on '" +
+        parsed->getOpAnchorName() + "'; expected builtin.module(...)");
+  return std::move(*parsed);
+}
+
 void tessel::loadTesselDialects(MLIRContext &context) {
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -118,17 +134,9 @@ llvm::Error TextModule::withDiagnostics(llvm::Error error) {
 }
 
 llvm::Error TextModule::runPassPipeline(StringRef pipeline) {
-  registerFrontendPasses();
-  std::string message;
-  llvm::raw_string_ostream errorStream(message);
-  FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, errorStream);
-  if (failed(parsed))
-    return llvm::createStringError("cannot parse the pass pipeline '" +
-                                   pipeline + "': " + StringRef(message).trim());
-  if (parsed->getOpAnchorName() != ModuleOp::getOperationName())
-    return llvm::createStringError(
-        "the pass pipeline '" + pipeline + "' is anchored on '" +
-        parsed->getOpAnchorName() + "'; expected builtin.module(...)");
+  llvm::Expected<OpPassManager> parsed = parseModulePassPipeline(pipeline);
+  if (!parsed)
+    return parsed.takeError();
   PassManager pm(context.get());
   static_cast<OpPassManager &>(pm) = std::move(*parsed);
   if (failed(pm.run(*module)))

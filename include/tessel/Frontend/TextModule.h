@@ -29,6 +29,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -47,6 +48,11 @@ namespace tessel {
 /// may name: Tessel's, `tessel-apply-tuned` and the upstream ones. Safe to
 /// call more than once, from any thread.
 void registerFrontendPasses();
+
+/// Parses the textual pipeline `pipeline`, which must be anchored on
+/// builtin.module ("builtin.module(tessel-to-cuda{chip=sm_90})"), after
+/// registerFrontendPasses(). The error says why it does not parse.
+llvm::Expected<OpPassManager> parseModulePassPipeline(llvm::StringRef pipeline);
 
 /// Registers, and loads into `context`, every dialect Tessel parses,
 /// creates or lowers to.
