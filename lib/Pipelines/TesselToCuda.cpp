@@ -137,8 +137,13 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
     return errors << "error: " << message << "\n", failure();
   std::string features = *checked;
 
-  // Frontend clean-up: fold shape checks and drop what Tessel does not run.
-  pm.addPass(createCanonicalizerPass());
+  // Fusion (which canonicalizes too) exactly as task extraction and
+  // --tessel-apply-tuned see the model, then frontend clean-up: fold shape
+  // checks and drop what Tessel does not run.
+  if (options.fuse)
+    pm.addPass(createTesselFuse());
+  else
+    pm.addPass(createCanonicalizerPass());
   pm.addPass(createTesselStripHostChecks());
   pm.addPass(createTesselExpandScalarOps());
   if (options.defaultConfigs)

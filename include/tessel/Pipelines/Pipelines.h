@@ -38,6 +38,11 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
       llvm::cl::desc("Write per-kernel registers, spills and shared memory "
                      "as JSON to this file"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Fuse elementwise ops into their neighbours first "
+                     "(--tessel-fuse); must match how the model was tuned"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> defaultConfigs{
       *this, "default-configs",
       llvm::cl::desc("Give unscheduled ops a default schedule"),

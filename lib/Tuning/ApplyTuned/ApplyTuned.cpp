@@ -7,6 +7,7 @@
 #include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Tuning/ApplyTuned/TunableOps.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
@@ -39,6 +40,10 @@ struct TesselApplyTunedPass
         RecordsDatabase::open(db, RecordsDatabase::OpenMode::ReadOnly);
     if (!records) {
       module.emitError() << llvm::toString(records.takeError());
+      return signalPassFailure();
+    }
+    if (fuse && failed(applyTesselFusion(module))) {
+      module.emitError("--tessel-apply-tuned: fusion did not converge");
       return signalPassFailure();
     }
     for (auto &[op, key] : getTunableOps(module)) {

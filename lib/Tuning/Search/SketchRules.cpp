@@ -30,11 +30,14 @@ bool tessel::hasDataReuse(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() == 0)
     return false;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  // Loops of extent 1 (a unit loop added for a keepdim result) repeat
+  // nothing.
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
   int64_t missing = 0;
   for (int64_t input : getReadInputs(op)) {
     AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(input));
     for (auto [loop, type] : llvm::enumerate(iterators)) {
-      if (type == utils::IteratorType::parallel &&
+      if (type == utils::IteratorType::parallel && extents[loop] != 1 &&
           !map.isFunctionOfDim(loop)) {
         ++missing;
         break;

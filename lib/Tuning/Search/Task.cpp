@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Search/Task.h"
+#include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
@@ -470,10 +471,7 @@ static double getIterations(linalg::LinalgOp op) {
 /// init of `op` is a fill (materialization needs the init computed in the
 /// kernel; the task module gives the fill to `op` alone), none otherwise.
 SmallVector<Operation *> tessel::getTaskConsumers(linalg::LinalgOp op) {
-  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 ||
-      !op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
-    return {};
-  return getFusibleConsumers(op, std::numeric_limits<int64_t>::max());
+  return getEpilogueChain(op);
 }
 
 SmallVector<int64_t> tessel::getTaskInlinedInputs(linalg::LinalgOp op) {
@@ -504,6 +502,8 @@ tessel::extractTasks(ModuleOp module, MLIRContext *context,
   if (context != module->getContext())
     return llvm::createStringError(
         "extractTasks: the module belongs to another context");
+  if (options.fuse && failed(applyTesselFusion(module)))
+    return llvm::createStringError("extractTasks: fusion did not converge");
   std::vector<TuningTask> tasks;
   llvm::StringMap<size_t> byKey;
   llvm::DenseSet<Operation *> fused;

@@ -28,6 +28,9 @@ def TesselApplyTuned : Pass<"tessel-apply-tuned", "ModuleOp"> {
     target and median time. An op without a record keeps no schedule
     (`--tessel-to-cuda` gives it the default one) and gets a remark.
 
+    The module is first fused as `--tessel-fuse` does (unless `fuse=false`),
+    so that its ops are those the tasks were extracted from.
+
     Fails when `db` is not given or cannot be opened, and when a record
     holds no schedule that is valid for its op.
 
@@ -43,6 +46,8 @@ def TesselApplyTuned : Pass<"tessel-apply-tuned", "ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"",
            "Preferred measurer, e.g. sim:h100-sxm (default: GPU records "
            "first)">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Fuse the module first (--tessel-fuse), as task extraction does">,
   ];
   let dependentDialects = ["::mlir::tessel::TesselDialect"];
 }

@@ -79,6 +79,10 @@ struct TaskExtractionOptions {
   /// Also generate cross_thread_reduction sketches where the rule applies
   /// (see SketchRules.h).
   bool includeCrossThreadReduction = true;
+  /// Fuse the module in place first (applyTesselFusion, as
+  /// `--tessel-to-cuda` and `--tessel-apply-tuned` do), so that tasks are
+  /// the fused groups that run. Idempotent.
+  bool fuse = true;
 };
 
 /// Extracts the tuning tasks of every function of `module`, deduplicated by

@@ -13,6 +13,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tessel;
 
@@ -29,6 +31,78 @@ FailureOr<LoopNest> LoopNest::get(linalg::LinalgOp op) {
 static bool hasStaticShape(Type type) {
   auto shaped = dyn_cast<RankedTensorType>(type);
   return shaped && shaped.hasStaticShape();
+}
+
+std::optional<AffineMap> tessel::getElementwiseUseMap(linalg::LinalgOp user,
+                                                      Value value) {
+  if (!user || user.getNumReductionLoops() != 0 || user->getNumResults() != 1)
+    return std::nullopt;
+  std::optional<AffineMap> found;
+  for (OpOperand &operand : user->getOpOperands()) {
+    if (operand.get() != value)
+      continue;
+    if (found)
+      return std::nullopt;
+    AffineMap map = user.getMatchingIndexingMap(&operand);
+    if (!map.isPermutation())
+      return std::nullopt;
+    found = map;
+  }
+  return found;
+}
+
+SmallVector<Operation *> tessel::getFusibleConsumers(linalg::LinalgOp op,
+                                                     int64_t maxCount) {
+  SmallVector<Operation *> chain;
+  if (op->getNumResults() != 1)
+    return chain;
+  Operation *current = op;
+  for (int64_t i = 0; i < maxCount; ++i) {
+    Value result = current->getResult(0);
+    if (!result.hasOneUse())
+      break;
+    auto user = dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
+    if (!getElementwiseUseMap(user, result))
+      break;
+    chain.push_back(user);
+    current = user;
+  }
+  return chain;
+}
+
+SmallVector<Operation *> tessel::getEpilogueChain(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1 ||
+      !op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
+    return {};
+  return getFusibleConsumers(op, std::numeric_limits<int64_t>::max());
+}
+
+bool tessel::isInEpilogueChain(Operation *op) {
+  // Walk back through single-use values to the op that would root the
+  // chain; a chain only passes through all-parallel linalg ops.
+  Operation *current = op;
+  for (unsigned depth = 0; depth < 64; ++depth) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(current);
+    if (!linalgOp)
+      return false;
+    Operation *previous = nullptr;
+    for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+      auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
+      if (producer && input->get().hasOneUse() &&
+          producer->getNumResults() == 1 &&
+          getElementwiseUseMap(linalgOp, input->get())) {
+        previous = producer;
+        break;
+      }
+    }
+    if (!previous)
+      return false;
+    auto root = cast<linalg::LinalgOp>(previous);
+    if (root.getNumReductionLoops() != 0)
+      return llvm::is_contained(getEpilogueChain(root), op);
+    current = previous;
+  }
+  return false;
 }
 
 Operation *tessel::getInlinableProducer(linalg::LinalgOp op, int64_t input) {
@@ -52,7 +126,7 @@ Operation *tessel::getInlinableProducer(linalg::LinalgOp op, int64_t input) {
       !producer.hasPureTensorSemantics() || producer->getNumResults() != 1 ||
       producer.getNumDpsInits() != 1 ||
       producer.getNumLoops() != producer.getNumParallelLoops() ||
-      producer->getAttr("tessel.sketch"))
+      producer->getAttr("tessel.sketch") || isInEpilogueChain(producer))
     return nullptr;
   if (llvm::any_of(producer.getStaticLoopRanges(), ShapedType::isDynamic))
     return nullptr;

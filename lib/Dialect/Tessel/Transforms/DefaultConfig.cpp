@@ -24,21 +24,38 @@ struct TesselDefaultConfigPass
   using Base::Base;
 
   void runOnOperation() override {
-    // Consumers fused into an annotated producer and producers inlined into
-    // an annotated consumer belong to its kernel.
+    // Ops with a reduction first: their default schedules claim their fused
+    // group (epilogue chain, inlined producers, init fill), which then gets
+    // no schedule of its own. Then every op left.
+    if (failed(annotate(/*reductionsOnly=*/true)) ||
+        failed(annotate(/*reductionsOnly=*/false)))
+      signalPassFailure();
+  }
+
+  /// The ops that the kernel of an annotated op computes.
+  llvm::DenseSet<Operation *> getFusedOps() {
     llvm::DenseSet<Operation *> fused;
     getOperation().walk([&](linalg::LinalgOp op) {
       for (Operation *consumer : getFusedConsumers(op))
         fused.insert(consumer);
       if (auto sketch =
-              op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName))
+              op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName)) {
         for (int64_t input : sketch.getInlined())
           if (Operation *producer = getInlinableProducer(op, input))
             fused.insert(producer);
+        if (Operation *fill = getKernelInitProducer(op, sketch))
+          fused.insert(fill);
+      }
     });
+    return fused;
+  }
+
+  LogicalResult annotate(bool reductionsOnly) {
+    llvm::DenseSet<Operation *> fused = getFusedOps();
     WalkResult result = getOperation().walk([&](linalg::LinalgOp op) {
       if (op->hasAttr(TesselDialect::kSketchAttrName) ||
-          fused.contains(op.getOperation()))
+          fused.contains(op.getOperation()) ||
+          (reductionsOnly && op.getNumReductionLoops() == 0))
         return WalkResult::advance();
       // Ops already inside a GPU kernel or a tiled loop nest are scheduled.
       if (op->getParentOfType<gpu::LaunchOp>() ||
@@ -56,8 +73,7 @@ struct TesselDefaultConfigPass
       ++numAnnotated;
       return WalkResult::advance();
     });
-    if (result.wasInterrupted())
-      signalPassFailure();
+    return failure(result.wasInterrupted());
   }
 };
 } // namespace

@@ -33,7 +33,24 @@ static int64_t largestDivisorAtMost(int64_t n, int64_t cap) {
 }
 
 bool tessel::hasOperandReuse(linalg::LinalgOp op) {
-  return op.getNumReductionLoops() > 0 && op.getNumDpsInputs() >= 2;
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() < 2)
+    return false;
+  // A reduction that reads each element of its inputs once, apart from
+  // values broadcast along the reduction (a LayerNorm's mean, after fusion),
+  // reuses nothing: only an input missing a parallel loop is reread.
+  // Loops of extent 1 repeat nothing.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!isa<ShapedType>(input->get().getType()))
+      return false;
+    for (unsigned loop = 0; loop < iterators.size(); ++loop)
+      if (iterators[loop] == utils::IteratorType::parallel &&
+          extents[loop] != 1 && !map.isFunctionOfDim(loop))
+        return true;
+    return false;
+  });
 }
 
 /// Spreads up to `kTargetThreads` threads over the space loops, innermost
@@ -77,7 +94,8 @@ static int64_t sharedBytes(linalg::LinalgOp op, SketchAttr sketch,
 }
 
 static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
-                                                 const LoopNest &nest) {
+                                                 const LoopNest &nest,
+                                                 bool fuse) {
   MLIRContext *ctx = op->getContext();
   bool reuse = hasOperandReuse(op);
   SmallVector<int64_t> threads = distributeThreads(nest);
@@ -118,12 +136,22 @@ static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
       if (isa<ShapedType>(op.getDpsInputOperand(i)->get().getType()))
         shared.push_back(i);
 
+  // The kernel is the op's fused group, as its task: the epilogue chain in
+  // the kernel and the strict-inlinable producers of staged inputs in their
+  // cooperative loads.
+  int64_t fusedConsumers = fuse ? getEpilogueChain(op).size() : 0;
+  SmallVector<int64_t> inlinable =
+      fuse ? getInlinableInputs(op) : SmallVector<int64_t>();
   auto sketchFor = [&](ArrayRef<int64_t> sharedOperands) {
+    SmallVector<int64_t> inlined;
+    for (int64_t operand : sharedOperands)
+      if (llvm::is_contained(inlinable, operand))
+        inlined.push_back(operand);
     return SketchAttr::get(ctx, SketchKind::MultiLevelTiling,
                            SketchAttr::getDefaultStructure(
                                SketchKind::MultiLevelTiling),
                            sharedOperands, /*registerAccumulator=*/reuse,
-                           /*fusedConsumers=*/0);
+                           fusedConsumers, inlined);
   };
   SketchAttr sketch = sketchFor(shared);
   if (!shared.empty()) {
@@ -144,7 +172,21 @@ static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
         op.getMatchingIndexingMap(op.getDpsInputOperand(shared[i])), blockTile);
     double bestUse = -1;
     int64_t best = 1;
+    // An inlined producer that permutes its input (a transpose) loads one
+    // element at a time: its vector form would be n-D.
+    bool scalarLoads = false;
+    if (llvm::is_contained(sketch.getInlined(), shared[i]))
+      if (auto producer = dyn_cast<linalg::LinalgOp>(
+              getInlinableProducer(op, shared[i])))
+        scalarLoads = llvm::any_of(
+            producer.getDpsInputOperands(), [&](OpOperand *input) {
+              return isa<ShapedType>(input->get().getType()) &&
+                     !producer.getMatchingIndexingMap(input)
+                          .isMinorIdentity();
+            });
     for (int64_t width : {4, 2, 1}) {
+      if (scalarLoads && width != 1)
+        continue;
       vector[i] = width;
       if (!fits(op, sketch, ConfigAttr::get(ctx, tiles, 16, vector)))
         continue;
@@ -157,8 +199,13 @@ static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
     vector[i] = best;
   }
   auto config = ConfigAttr::get(ctx, tiles, 16, vector);
-  if (!fits(op, sketch, config))
+  if (!fits(op, sketch, config)) {
+    // The fused group may not fit (the epilogue's accumulators live in
+    // shared memory): schedule the op alone.
+    if (fuse)
+      return getMultiLevelSchedule(op, nest, /*fuse=*/false);
     return failure();
+  }
   return Schedule{sketch, config};
 }
 
@@ -190,5 +237,5 @@ FailureOr<Schedule> tessel::getDefaultSchedule(linalg::LinalgOp op) {
     return failure();
   if (op.getNumReductionLoops() == 0)
     return getInjectiveSchedule(op, *nest);
-  return getMultiLevelSchedule(op, *nest);
+  return getMultiLevelSchedule(op, *nest, /*fuse=*/true);
 }

@@ -8,26 +8,10 @@
 #include "tessel/Dialect/Tessel/IR/TesselAttrs.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace mlir::tessel;
-
-std::optional<AffineMap> tessel::getElementwiseUseMap(linalg::LinalgOp user,
-                                                      Value value) {
-  if (!user || user.getNumReductionLoops() != 0 || user->getNumResults() != 1)
-    return std::nullopt;
-  std::optional<AffineMap> found;
-  for (OpOperand &operand : user->getOpOperands()) {
-    if (operand.get() != value)
-      continue;
-    if (found)
-      return std::nullopt;
-    AffineMap map = user.getMatchingIndexingMap(&operand);
-    if (!map.isPermutation())
-      return std::nullopt;
-    found = map;
-  }
-  return found;
-}
 
 SmallVector<Operation *> tessel::getFusedConsumers(linalg::LinalgOp op) {
   auto sketch = op->getAttrOfType<SketchAttr>(TesselDialect::kSketchAttrName);
@@ -36,21 +20,25 @@ SmallVector<Operation *> tessel::getFusedConsumers(linalg::LinalgOp op) {
   return getFusibleConsumers(op, sketch.getFusedConsumers());
 }
 
-SmallVector<Operation *> tessel::getFusibleConsumers(linalg::LinalgOp op,
-                                                     int64_t maxCount) {
-  SmallVector<Operation *> chain;
-  if (op->getNumResults() != 1)
-    return chain;
-  Operation *current = op;
-  for (int64_t i = 0; i < maxCount; ++i) {
-    Value result = current->getResult(0);
-    if (!result.hasOneUse())
-      break;
-    auto user = dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
-    if (!getElementwiseUseMap(user, result))
-      break;
-    chain.push_back(user);
-    current = user;
-  }
-  return chain;
+Operation *tessel::getKernelInitProducer(linalg::LinalgOp op,
+                                         SketchAttr sketch) {
+  if (!sketch || op.getNumDpsInits() != 1 || !op.hasPureTensorSemantics())
+    return nullptr;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto producer = init->get().getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !init->get().hasOneUse() ||
+      producer->hasAttr(TesselDialect::kSketchAttrName) ||
+      producer.getNumDpsInits() != 1 ||
+      !producer.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>())
+    return nullptr;
+  // With fused consumers, the kernel computes the init (ScheduledOps checks
+  // the rest of the conditions, with a diagnostic).
+  if (sketch.getFusedConsumers() != 0)
+    return producer;
+  if (!isa<linalg::FillOp>(producer) ||
+      sketch.getKind() != SketchKind::MultiLevelTiling ||
+      op.getNumReductionLoops() == 0 ||
+      !op.getMatchingIndexingMap(init).isProjectedPermutation())
+    return nullptr;
+  return producer;
 }

@@ -15,6 +15,10 @@
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 
 namespace mlir {
@@ -39,6 +43,22 @@ struct TesselOutlineKernelsPass
       launchFacts.push_back(
           launch->getAttrOfType<DictionaryAttr>(kLaunchFactsAttrName));
     });
+    // Values computed from constants alone (a splat vector of an inlined
+    // constant producer, hoisted out of the loops by canonicalization) are
+    // recomputed in the kernel rather than passed to it: kernel arguments
+    // of vector type do not lower.
+    auto isConstantComputation = [](Operation *op) {
+      return isPure(op) && op->getNumRegions() == 0 &&
+             (matchPattern(op, m_Constant()) ||
+              isa<vector::BroadcastOp, vector::ShapeCastOp>(op));
+    };
+    WalkResult sunk = module.walk([&](gpu::LaunchOp launch) {
+      return failed(sinkOperationsIntoLaunchOp(launch, isConstantComputation))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (sunk.wasInterrupted())
+      return signalPassFailure();
     SmallVector<gpu::LaunchFuncOp> before;
     module.walk([&](gpu::LaunchFuncOp op) { before.push_back(op); });
 

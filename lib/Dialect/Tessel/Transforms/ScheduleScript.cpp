@@ -367,6 +367,17 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
   if (op.consumerAnchors.empty()) {
     std::string tiled = tileForall(anchor, sizesFor(identity(op), sizeOrForced),
                                    "block", forall);
+    if (op.initAnchor) {
+      // The fill of the init (getKernelInitFill): computed in the block, in
+      // place in the output, by the threads that then accumulate into it.
+      std::string fused = fresh("fused"), next = fresh("forall");
+      line(llvm::formatv(
+          "{0}, {1} = transform.structured.fuse_into_containing_op {2} into "
+          "{3} : (!transform.any_op, !transform.any_op) -> "
+          "(!transform.any_op, !transform.any_op)",
+          fused, next, match(root, *op.initAnchor), forall));
+      forall = next;
+    }
     if (!op.inlinedAnchors.empty())
       writeInlinedProducers(op, tiled, forall);
     if (isCrossThreadReduction(op))

@@ -102,6 +102,19 @@ prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
       entry.initAnchor = mark(producer);
       for (Operation *consumer : consumers)
         entry.consumerAnchors.push_back(mark(consumer));
+    } else if (Operation *fill = getKernelInitProducer(op, entry.sketch)) {
+      // No consumers: a fill of the init that nothing else reads is still
+      // computed by the kernel, each thread filling the accumulators it
+      // then updates.
+      auto fillOp = cast<linalg::FillOp>(fill);
+      AffineMap outMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      SmallVector<unsigned> loopOfDim;
+      for (AffineExpr expr : outMap.getResults())
+        loopOfDim.push_back(cast<AffineDimExpr>(expr).getPosition());
+      entry.initLoops = mapLoops(
+          fillOp.getMatchingIndexingMap(fillOp.getDpsInitOperand(0)),
+          loopOfDim);
+      entry.initAnchor = mark(fill);
     }
 
     // Inlined producers: pads become gathers that tile like any injective

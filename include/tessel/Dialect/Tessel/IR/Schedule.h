@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -61,6 +62,30 @@ int64_t getFootprint(AffineMap map, ArrayRef<int64_t> tile);
 /// of `tile` iterations per loop (the shape of the operand's footprint).
 SmallVector<int64_t> getFootprintShape(AffineMap map, ArrayRef<int64_t> tile);
 
+/// The indexing map through which `user` reads `value`, when `user` is an
+/// all-parallel linalg op that uses `value` once through a permutation map.
+std::optional<AffineMap> getElementwiseUseMap(linalg::LinalgOp user,
+                                              Value value);
+
+/// The longest chain, of at most `maxCount` ops, of elementwise consumers
+/// that a sketch of `op` could fuse: each op of the chain is an all-parallel
+/// linalg op with one result that reads the single-use result of the
+/// previous one (the first reads `op`'s) once, through a permutation map.
+/// Does not look at `op`'s sketch.
+SmallVector<Operation *> getFusibleConsumers(linalg::LinalgOp op,
+                                             int64_t maxCount);
+
+/// The elementwise consumers that the kernel of `op` computes in its
+/// epilogue, wherever `op` is scheduled (task, default schedule, tuned
+/// record): the whole fusible chain when `op` has a reduction loop and its
+/// init is a `linalg.fill` (the kernel computes the init), none otherwise.
+SmallVector<Operation *> getEpilogueChain(linalg::LinalgOp op);
+
+/// Whether `op` belongs to the epilogue chain of an op upstream of it
+/// (getEpilogueChain). Such an op is never an inlined producer: it is
+/// computed once, by the kernel of the chain's root.
+bool isInEpilogueChain(Operation *op);
+
 /// The producer of input `input` of `op` when a sketch may inline it
 /// (Ansor's "always inline strict-inlinable" rule, docs/SearchSpace.md);
 /// null otherwise. Strict-inlinable are, when their result is used once (by
@@ -68,7 +93,8 @@ SmallVector<int64_t> getFootprintShape(AffineMap map, ArrayRef<int64_t> tile);
 /// - a `tensor.pad` with static padding and a constant padding value;
 /// - an injective linalg op on tensors other than a fill: one result,
 ///   parallel loops only, an identity map for its init, which the body does
-///   not read, and projected permutations for its inputs.
+///   not read, and projected permutations for its inputs, that is not in the
+///   epilogue chain of an op upstream (isInEpilogueChain).
 Operation *getInlinableProducer(linalg::LinalgOp op, int64_t input);
 
 /// The inputs of `op` whose producer is strict-inlinable

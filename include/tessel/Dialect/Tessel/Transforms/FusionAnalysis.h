@@ -14,6 +14,8 @@
 #ifndef TESSEL_DIALECT_TESSEL_TRANSFORMS_FUSIONANALYSIS_H
 #define TESSEL_DIALECT_TESSEL_TRANSFORMS_FUSIONANALYSIS_H
 
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/AffineMap.h"
 
@@ -22,22 +24,18 @@
 namespace mlir {
 namespace tessel {
 
-/// The indexing map through which `user` reads `value`, when `user` is an
-/// all-parallel linalg op that uses `value` once through a permutation map.
-std::optional<AffineMap> getElementwiseUseMap(linalg::LinalgOp user,
-                                              Value value);
-
 /// The chain of single-use elementwise consumers that `op`'s sketch fuses.
 /// Empty when the sketch fuses none or `op` has no sketch.
 SmallVector<Operation *> getFusedConsumers(linalg::LinalgOp op);
 
-/// The longest chain, of at most `maxCount` ops, of elementwise consumers
-/// that a sketch of `op` could fuse: each op of the chain is an all-parallel
-/// linalg op with one result that reads the single-use result of the
-/// previous one (the first reads `op`'s) once, through a permutation map.
-/// Does not look at `op`'s sketch.
-SmallVector<Operation *> getFusibleConsumers(linalg::LinalgOp op,
-                                             int64_t maxCount);
+/// The producer of `op`'s init that the kernel of `op`, scheduled with
+/// `sketch`, computes: with fused consumers, the single-use producer of the
+/// init into a `tensor.empty` (the block's accumulator); without, a
+/// single-use `linalg.fill` of a `tensor.empty` when `sketch` is a
+/// `multi_level_tiling` of an op with a reduction loop written through a
+/// projected permutation (each thread fills the accumulators it updates).
+/// Null when the kernel reads its init from memory.
+Operation *getKernelInitProducer(linalg::LinalgOp op, SketchAttr sketch);
 
 } // namespace tessel
 } // namespace mlir

@@ -38,6 +38,28 @@ def TesselDefaultConfig : Pass<"tessel-default-config", "ModuleOp"> {
   ];
 }
 
+def TesselFuse : Pass<"tessel-fuse", "ModuleOp"> {
+  let summary = "Fuse elementwise ops into the kernels of their neighbours";
+  let description = [{
+    Tessel's fusion (docs/Fusion.md, `Fusion.h`), run before task extraction,
+    by `--tessel-apply-tuned` and at the start of `--tessel-to-cuda`, so that
+    tasks, records and kernels are the same fused groups. Broadcasts from a
+    unit tensor dimension read through a unit loop (`(0, d1) -> (d0, d1)`
+    when `d0` has extent 1); an all-parallel `linalg.generic` is merged into
+    a consumer `linalg.generic` that is all-parallel or reads each of its
+    elements once (a reduction's prologue); a cheap one with at most four
+    such consumers is recomputed in each; upstream's elementwise fusion
+    clean-ups and the canonicalization patterns run with them. Contractions
+    and convolutions are never merged into: their elementwise producers and
+    consumers become inlined producers and fused consumers of their sketches.
+    Idempotent.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def TesselEmitTransformScript : Pass<"tessel-emit-transform-script", "ModuleOp"> {
   let summary = "Write the schedules as an upstream transform script";
   let description = [{
