@@ -87,8 +87,12 @@ def main():
     # 4. Stock mlir-opt + plugin applies it, as any MLIR tool could.
     annotated = subprocess.run(
         [args.mlir_opt, f"--load-dialect-plugin={args.plugin}",
-         f"--transform-preload-library=transform-library-paths={spec_path}",
-         "--transform-interpreter", args.model],
+         f"--load-pass-plugin={args.plugin}",
+         # The spec matches the fused ops: fuse first, as tasks were.
+         "--pass-pipeline=builtin.module(tessel-fuse,"
+         f"transform-preload-library{{transform-library-paths={spec_path}}},"
+         "transform-interpreter)",
+         args.model],
         check=True, capture_output=True, text=True).stdout
     with open(os.path.join(args.out, "annotated.mlir"), "w") as f:
         f.write(annotated)

@@ -87,6 +87,7 @@ static void addNvvmLowering(OpPassManager &pm,
   // Kernels: GPU ops to NVVM.
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(createStripDebugInfoPass());
+  kernels.addPass(createTesselLowerKernelVectors());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
   kernels.addPass(createCanonicalizerPass());

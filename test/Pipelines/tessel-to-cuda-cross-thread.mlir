@@ -24,13 +24,13 @@
 // ISA-SAME: .maxntid 32, 1, 1
 // ISA-SAME: .shared .align 4 .b8 alloca[128]
 // ISA-SAME: ld.global.b32 \09%r{{[0-9]+}}, [%rd[[ADDR:[0-9]+]]];
-// ISA-SAME: max.NaN.f32
 // ISA-SAME: ld.global.b32 \09%r{{[0-9]+}}, [%rd[[ADDR]]+128];
+// ISA-SAME: max.NaN.f32
 // ISA-SAME: ld.global.b32 \09%r{{[0-9]+}}, [%rd[[ADDR]]+256];
 // ISA-SAME: ld.global.b32 \09%r{{[0-9]+}}, [%rd[[ADDR]]+384];
 // ISA-SAME: st.shared.b32
 // ISA-SAME: bar.sync
-// ISA-SAME: ld.shared.b32
+// ISA-SAME: ld.shared
 // ISA-SAME: max.NaN.f32
 // ISA-SAME: st.global.b32
 // ISA-SAME: bar.sync

@@ -1,16 +1,14 @@
 // REQUIRES: ptxas
 // RUN: tessel-opt %s --tessel-to-cuda="chip=sm_90 format=bin" | FileCheck %s
 
-// A ResNet-style padded 3x3 convolution whose sketch inlines the pad: two
-// kernels (the fill of the result and the convolution, which gathers the
-// padded input tile into 1 KiB of shared memory), no kernel for the pad.
+// A ResNet-style padded 3x3 convolution whose sketch inlines the pad: one
+// kernel, which fills its accumulators itself and gathers the padded input
+// tile into 1 KiB of shared memory; no kernel for the pad or the fill.
 // CHECK-LABEL: llvm.func @conv_pad
-// CHECK-COUNT-2: gpu.launch_func
+// CHECK-COUNT-1: gpu.launch_func
 // CHECK-NOT: gpu.launch_func
 // CHECK-NOT: linalg.
 // CHECK: gpu.binary @conv_pad_kernel
-// CHECK-SAME: shared_memory_bytes = 0 : i64
-// CHECK: gpu.binary @conv_pad_kernel_0
 // CHECK-SAME: shared_memory_bytes = 1024 : i64
 // CHECK-SAME: bin = "\7FELF
 // CHECK-NOT: gpu.binary

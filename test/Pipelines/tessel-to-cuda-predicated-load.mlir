@@ -15,7 +15,7 @@
 // MAT: tessel.inlined_pad
 
 // ISA: load_lane_use = 0.8571428571428571 : f64
-// ISA: gpu.binary @conv_predicated_load_kernel_0
+// ISA: gpu.binary @conv_predicated_load_kernel
 // ISA-SAME: .shared .align {{[0-9]+}} .b8 alloca[1536];
 // ISA-SAME: .shared .align {{[0-9]+}} .b8 alloca_0[1152];
 func.func @conv_predicated_load(%x: tensor<1x128x28x28xf32>) -> tensor<1x128x28x28xf32> {

@@ -13,9 +13,10 @@
 // RUN: tessel-opt %s --tessel-apply-tuned="db=%t.db" 2>&1 | FileCheck %s
 // CHECK: remark: tuned schedule from sim:h100-sxm (simulated):
 // CHECK: remark: no tuning record for this op in '{{.*}}'; the default schedule applies
-// The annotated module compiles.
+// The annotated module compiles: one kernel per matmul, each filling its own
+// accumulators.
 // RUN: tessel-opt %s --tessel-apply-tuned="db=%t.db" --tessel-to-cuda 2>/dev/null | grep -c gpu.launch_func | FileCheck %s --check-prefix=LAUNCHES
-// LAUNCHES: 4
+// LAUNCHES: 2
 
 // tessel-tune --emit writes the best schedule as a transform script that
 // stock mlir-opt replays, and the tuned model compiled.
@@ -24,7 +25,7 @@
 // RUN: mlir-opt %t.emit/task0.transform.mlir --transform-interpreter | FileCheck %s --check-prefix=REPLAY
 // REPLAY: gpu.launch
 // RUN: grep -c 'bin = "\\7FELF' %t.emit/model.cubin.mlir | FileCheck %s --check-prefix=CUBINS
-// CUBINS: 2
+// CUBINS: 1
 
 // RUN: not tessel-opt %s --tessel-apply-tuned="db=%t.missing.db" 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: {{.*}}missing.db

@@ -142,6 +142,8 @@ func.func @f(%a: tensor<64x32xf32>, %b: tensor<32x128xf32>, %bias: tensor<128xf3
 TEST_F(TaskTest, FusedBiasReluIsPartOfTheTask) {
   TaskExtractionOptions options;
   options.includeSimpleTasks = true;
+  // Without Tessel's fusion, the chain of two consumers as the model has it.
+  options.fuse = false;
   std::vector<TuningTask> tasks = extract(kBiasRelu, options);
   // The consumers belong to the matmul's task, even with simple tasks on.
   ASSERT_EQ(tasks.size(), 1u);
@@ -171,6 +173,28 @@ TEST_F(TaskTest, FusedBiasReluIsPartOfTheTask) {
   std::vector<TuningTask> other = extract(relu6, options);
   ASSERT_EQ(other.size(), 1u);
   EXPECT_NE(other[0].workloadKey, task.workloadKey);
+}
+
+TEST_F(TaskTest, FusionMergesTheEpilogueIntoOneConsumer) {
+  TaskExtractionOptions options;
+  options.includeSimpleTasks = true;
+  std::vector<TuningTask> fused = extract(kBiasRelu, options);
+  ASSERT_EQ(fused.size(), 1u);
+  // --tessel-fuse merged the bias add into the ReLU: one consumer whose body
+  // adds, then takes the max.
+  EXPECT_EQ(fused[0].fusedConsumers, 1);
+  EXPECT_EQ(fused[0].describe(), "matmul 64x32 * 32x128 f32 +1 fused");
+  EXPECT_NE(fused[0].workloadKey.find(
+                "%r3=arith.addf(%a0, %a1){fastmath = #arith.fastmath<none>}:f32; "
+                "%r4=arith.maximumf(%r3, 0.000000e+00 : f32)"),
+            std::string::npos)
+      << fused[0].workloadKey;
+  EXPECT_DOUBLE_EQ(fused[0].flops, 2.0 * 64 * 32 * 128 + 2.0 * 64 * 128);
+  // Fused and unfused records never mix.
+  options.fuse = false;
+  std::vector<TuningTask> unfused = extract(kBiasRelu, options);
+  ASSERT_EQ(unfused.size(), 1u);
+  EXPECT_NE(unfused[0].workloadKey, fused[0].workloadKey);
 }
 
 constexpr const char *kElementwise = R"mlir(

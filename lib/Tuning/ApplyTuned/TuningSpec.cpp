@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/ApplyTuned/TuningSpec.h"
+#include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.h"
@@ -141,6 +142,11 @@ tessel::buildTuningSpec(ModuleOp model, RecordsDatabase &db,
   registerTransformDialectExtension(registry);
   context->appendDialectRegistry(registry);
   context->loadDialect<transform::TransformDialect, TesselDialect>();
+
+  // The spec matches the fused model (the tasks' ops): it applies after
+  // `--tessel-fuse`.
+  if (failed(applyTesselFusion(model)))
+    return llvm::createStringError("tuning spec: fusion did not converge");
 
   // The distinct workloads in walk order, the first op of each standing for
   // all of them.

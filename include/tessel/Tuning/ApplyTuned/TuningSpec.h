@@ -45,7 +45,8 @@ struct TuningSpecSummary {
 };
 
 /// Builds the tuning spec of `model` from the best records of `db`, in the
-/// context of `model` (it loads the transform dialect and Tessel's transform
+/// context of `model`. `model` is fused first (applyTesselFusion): the spec
+/// matches the fused ops, so it applies after `--tessel-fuse` (it loads the transform dialect and Tessel's transform
 /// extension there). Records measured by `preferredTarget` (e.g.
 /// "sim:h100-sxm") are preferred; empty prefers GPU records over simulated
 /// ones, as `--tessel-apply-tuned` does. Matchers and actions are named

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -35,6 +36,13 @@ static bool isElementwiseGeneric(linalg::GenericOp op) {
          op.getNumLoops() == op.getNumParallelLoops();
 }
 
+/// Whether `op` carries a schedule (written by hand or by
+/// `--tessel-apply-tuned`): fusion leaves it and its operands as they are, so
+/// that the schedule still describes its loops.
+static bool isScheduled(Operation *op) {
+  return op && op->hasAttr(TesselDialect::kSketchAttrName);
+}
+
 /// Whether `op` reads each element of an operand indexed by `map` once: the
 /// map is a projected permutation leaving out only loops of extent 1.
 static bool readsEachElementOnce(linalg::GenericOp op, AffineMap map) {
@@ -52,6 +60,8 @@ static bool readsEachElementOnce(linalg::GenericOp op, AffineMap map) {
 static bool canMergeProducer(OpOperand *use) {
   auto producer = use->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(use->getOwner());
+  if (isScheduled(producer) || isScheduled(consumer))
+    return false;
   if (!isElementwiseGeneric(producer) || !consumer ||
       !consumer.hasPureTensorSemantics() || !consumer.isDpsInput(use))
     return false;
@@ -103,6 +113,8 @@ static bool shouldPropagateReshape(OpOperand *use) {
   // (the op producing its source is expanded).
   Operation *reshape = reshapeTypes(producer) ? producer : use->getOwner();
   Operation *op = reshape == producer ? use->getOwner() : producer;
+  if (isScheduled(op))
+    return false;
   auto types = reshapeTypes(reshape);
   if (!types || !involvesReduction(op))
     return true;
@@ -122,6 +134,8 @@ struct ReadUnitDimsThroughUnitLoops
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
+    if (isScheduled(op))
+      return failure();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     AffineMap initMap = maps.back();
@@ -179,7 +193,7 @@ struct WriteUnitDimsThroughNewLoops
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureTensorSemantics())
+    if (!op.hasPureTensorSemantics() || isScheduled(op))
       return failure();
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     unsigned numLoops = op.getNumLoops(), added = 0;

@@ -60,6 +60,17 @@ def TesselFuse : Pass<"tessel-fuse", "ModuleOp"> {
   ];
 }
 
+def TesselLowerKernelVectors : Pass<"tessel-lower-kernel-vectors"> {
+  let summary = "Lower the n-D vectors left in kernels to 1-D";
+  let description = [{
+    Run on outlined `gpu.module`s before the NVVM conversion, which handles
+    1-D vectors only: drops unit dimensions of elementwise vector ops and
+    lowers the remaining `vector.shape_cast` and `vector.broadcast` ops
+    (register tiles with unit dimensions in fused epilogues).
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def TesselEmitTransformScript : Pass<"tessel-emit-transform-script", "ModuleOp"> {
   let summary = "Write the schedules as an upstream transform script";
   let description = [{

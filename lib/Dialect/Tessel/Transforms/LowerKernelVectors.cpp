@@ -1,0 +1,48 @@
+//===- LowerKernelVectors.cpp - n-D vectors of kernels to 1-D -------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The NVVM lowering converts 1-D vectors only. Kernels whose epilogue or
+// inlined producers compute on a register tile with unit dimensions
+// (`vector<4x1x1xf32>` for a convolution tile of 4 channels) keep such
+// vectors in constants and elementwise ops that the script's vector
+// lowering did not see (constants were hoisted out of the launch and sunk
+// back when outlining). This pass drops unit dimensions and lowers the
+// shape casts and broadcasts that remain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/Transforms/Passes.h"
+
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace tessel {
+#define GEN_PASS_DEF_TESSELLOWERKERNELVECTORS
+#include "tessel/Dialect/Tessel/Transforms/Passes.h.inc"
+} // namespace tessel
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+struct TesselLowerKernelVectorsPass
+    : public tessel::impl::TesselLowerKernelVectorsBase<
+          TesselLowerKernelVectorsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    vector::populateDropUnitDimWithShapeCastPatterns(patterns);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    vector::populateVectorBroadcastLoweringPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
