@@ -84,6 +84,7 @@ static llvm::ArrayRef<FieldInfo> getFields() {
       numberField("fp32_peak_gflops", &D::fp32PeakGflops),
       integerField("boost_clock_mhz", &D::boostClockMhz),
       integerField("fp32_lanes_per_sm", &D::fp32LanesPerSm),
+      numberField("launch_overhead_us", &D::launchOverheadUs),
   };
   return fields;
 }

@@ -276,8 +276,18 @@ int main(int argc, char **argv) {
   MeasureResult result = measurer->measure(candidate)[0];
 
   llvm::json::Array kernels;
-  for (const PlanLaunch *launch : candidate.plan->getLaunches())
+  SmallVector<const PlanLaunch *> launches = candidate.plan->getLaunches();
+  for (const PlanLaunch *launch : launches)
     kernels.push_back(kernelToJSON(*launch, sim));
+  // Intermediates: buffers the host allocates that are not results; one
+  // kernel writes each to DRAM and later kernels read it back.
+  int64_t intermediateBytes = 0;
+  for (auto [index, buffer] : llvm::enumerate(candidate.plan->buffers))
+    if (buffer.kind == PlanBuffer::Kind::Temporary &&
+        llvm::none_of(candidate.plan->outputs, [&](const PlanOutput &out) {
+          return out.buffer == static_cast<int64_t>(index);
+        }))
+      intermediateBytes += buffer.bytes;
   llvm::json::Object out{
       {"tessel_run_version", 1},
       {"input", inputFile.getValue()},
@@ -292,8 +302,21 @@ int main(int argc, char **argv) {
        onGpu ? "outputs compared with the unscheduled function on the CPU"
              : "none: simulated timings only"},
       {"flops", candidate.planFlops},
+      {"kernels_launched", static_cast<int64_t>(launches.size())},
+      {"intermediate_bytes", intermediateBytes},
       {"kernels", std::move(kernels)},
   };
+  if (sim) {
+    // Parts of the simulated time (already in it): the launch overhead of
+    // the device description per kernel, and the intermediates written and
+    // read back once at peak DRAM bandwidth.
+    const DeviceDescription &device = sim->getDevice();
+    out["simulated_launch_overhead_us"] =
+        device.launchOverheadUs * static_cast<double>(launches.size());
+    out["simulated_intermediate_dram_us"] =
+        2.0 * static_cast<double>(intermediateBytes) /
+        (device.dramBandwidthGbps * 1e3);
+  }
   if (result.isOk()) {
     out["timing"] = llvm::json::Object{{"median_us", result.timing.medianUs},
                                        {"min_us", result.timing.minUs},

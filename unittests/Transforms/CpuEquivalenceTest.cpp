@@ -14,6 +14,7 @@
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 #include "tessel/InitAllDialects.h"
 
@@ -377,14 +378,15 @@ struct Descriptor {
 /// A test case: an op kind and the index of the random schedule drawn for it.
 using CaseParam = std::tuple<OpKind, int>;
 
-class CpuEquivalenceTest : public ::testing::TestWithParam<CaseParam> {
+/// Compiles modules for the CPU with MLIR's execution engine and runs them.
+class CpuRunner {
 protected:
-  static void SetUpTestSuite() {
+  static void initializeTarget() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   }
 
-  CpuEquivalenceTest() {
+  CpuRunner() {
     DialectRegistry registry;
     registerAllDialects(registry);
     context.appendDialectRegistry(registry);
@@ -478,6 +480,12 @@ protected:
   }
 
   MLIRContext context;
+};
+
+class CpuEquivalenceTest : public ::testing::TestWithParam<CaseParam>,
+                           protected CpuRunner {
+protected:
+  static void SetUpTestSuite() { initializeTarget(); }
 };
 
 TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
@@ -611,6 +619,268 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<CaseParam> &info) {
       return std::string(std::get<0>(info.param).name) + "_schedule" +
              std::to_string(std::get<1>(info.param));
+    });
+
+
+/// A chain of ops as torch-mlir writes it (unfused, unit broadcasts as
+/// `0`), and the number of kernels it must become.
+struct FusedChain {
+  const char *name;
+  const char *source;
+  int kernels;
+};
+
+const FusedChain kFusedChains[] = {
+    // GELU in its sigmoid form (math.erf has no CPU lowering here).
+    {"matmul_bias_gelu", R"mlir(
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#b = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (d2)>
+func.func @f(%a: tensor<1x32x48xf32>, %w: tensor<1x48x64xf32>, %bias: tensor<64xf32>) -> tensor<1x32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %k = arith.constant -1.702 : f32
+  %e = tensor.empty() : tensor<1x32x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x64xf32>) -> tensor<1x32x64xf32>
+  %m = linalg.batch_matmul ins(%a, %w : tensor<1x32x48xf32>, tensor<1x48x64xf32>) outs(%init : tensor<1x32x64xf32>) -> tensor<1x32x64xf32>
+  %biased = linalg.generic {indexing_maps = [#b, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%m, %bias : tensor<1x32x64xf32>, tensor<64xf32>) outs(%e : tensor<1x32x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x64xf32>
+  %g = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%biased : tensor<1x32x64xf32>) outs(%e : tensor<1x32x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = arith.mulf %x, %k : f32
+    %ex = math.exp %t : f32
+    %d = arith.addf %ex, %one : f32
+    %r = arith.divf %x, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<1x32x64xf32>
+  return %g : tensor<1x32x64xf32>
+})mlir",
+     1},
+    // ResNet's tail of a bottleneck: conv, bias (folded BatchNorm), the
+    // residual add and ReLU, reading through torch-mlir's unit broadcasts.
+    {"conv_bias_add_relu", R"mlir(
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#b = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @f(%x: tensor<1x8x10x10xf32>, %w: tensor<16x8x3x3xf32>, %bias: tensor<16xf32>, %res: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x10x10xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %bn = linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %bias : tensor<1x16x8x8xf32>, tensor<16xf32>) outs(%c : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x8x8xf32>
+  %sum = linalg.generic {indexing_maps = [#b, #b, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bn, %res : tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>) outs(%e : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x8x8xf32>
+  %r = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%sum : tensor<1x16x8x8xf32>) outs(%e : tensor<1x16x8x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %p = arith.cmpf ugt, %a, %zero : f32
+    %m = arith.select %p, %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x8x8xf32>
+  return %r : tensor<1x16x8x8xf32>
+})mlir",
+     1},
+    // BERT's attention softmax (keepdim reductions): max, exp-sum (the
+    // subtraction and exponential recomputed in it) and the normalization.
+    {"softmax", R"mlir(
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#red = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+func.func @f(%x: tensor<4x32x64xf32>) -> tensor<4x32x64xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4x32x1xf32>
+  %e = tensor.empty() : tensor<4x32x64xf32>
+  %i1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<4x32x1xf32>) -> tensor<4x32x1xf32>
+  %max = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<4x32x64xf32>) outs(%i1 : tensor<4x32x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4x32x1xf32>
+  %sub = linalg.generic {indexing_maps = [#id, #red, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %max : tensor<4x32x64xf32>, tensor<4x32x1xf32>) outs(%e : tensor<4x32x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32x64xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sub : tensor<4x32x64xf32>) outs(%e : tensor<4x32x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<4x32x64xf32>
+  %i2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x32x1xf32>) -> tensor<4x32x1xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%exp : tensor<4x32x64xf32>) outs(%i2 : tensor<4x32x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32x1xf32>
+  %div = linalg.generic {indexing_maps = [#id, #red, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%exp, %sum : tensor<4x32x64xf32>, tensor<4x32x1xf32>) outs(%e : tensor<4x32x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x32x64xf32>
+  return %div : tensor<4x32x64xf32>
+})mlir",
+     3},
+    // BERT's LayerNorm after a residual add: mean, variance (the add and the
+    // centring recomputed in it) and the normalization.
+    {"residual_layernorm", R"mlir(
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#b = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+#red = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#bred = affine_map<(d0, d1, d2) -> (0, d1, 0)>
+#row = affine_map<(d0, d1, d2) -> (d2)>
+func.func @f(%x: tensor<1x32x64xf32>, %res: tensor<1x32x64xf32>, %gamma: tensor<64xf32>, %beta: tensor<64xf32>) -> tensor<1x32x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e = tensor.empty() : tensor<1x32x64xf32>
+  %e1 = tensor.empty() : tensor<1x32x1xf32>
+  %add = linalg.generic {indexing_maps = [#b, #b, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %res : tensor<1x32x64xf32>, tensor<1x32x64xf32>) outs(%e : tensor<1x32x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x64xf32>
+  %i1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x32x1xf32>) -> tensor<1x32x1xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%add : tensor<1x32x64xf32>) outs(%i1 : tensor<1x32x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x1xf32>
+  %mean = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%sum : tensor<1x32x1xf32>) outs(%e1 : tensor<1x32x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.divf %a, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<1x32x1xf32>
+  %c = linalg.generic {indexing_maps = [#b, #bred, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%add, %mean : tensor<1x32x64xf32>, tensor<1x32x1xf32>) outs(%e : tensor<1x32x64xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %s = arith.subf %a, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x64xf32>
+  %i2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x32x1xf32>) -> tensor<1x32x1xf32>
+  %sq = linalg.generic {indexing_maps = [#b, #red], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%c : tensor<1x32x64xf32>) outs(%i2 : tensor<1x32x1xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %p = arith.mulf %a, %a : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x1xf32>
+  %y = linalg.generic {indexing_maps = [#b, #bred, #row, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %sq, %gamma, %beta : tensor<1x32x64xf32>, tensor<1x32x1xf32>, tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<1x32x64xf32>) {
+  ^bb0(%a: f32, %v: f32, %g: f32, %bb: f32, %o: f32):
+    %var = arith.divf %v, %n : f32
+    %ve = arith.addf %var, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %t = arith.mulf %a, %r : f32
+    %u = arith.mulf %t, %g : f32
+    %w = arith.addf %u, %bb : f32
+    linalg.yield %w : f32
+  } -> tensor<1x32x64xf32>
+  return %y : tensor<1x32x64xf32>
+})mlir",
+     3},
+};
+
+class FusedChainTest : public ::testing::TestWithParam<FusedChain>,
+                       protected CpuRunner {
+protected:
+  static void SetUpTestSuite() { initializeTarget(); }
+};
+
+/// Fused by `--tessel-fuse`, given default schedules (the kernel of each
+/// anchor computes its fused group) and materialized up to the GPU
+/// mapping, the chain computes what the unfused chain does, in the expected
+/// number of kernels.
+TEST_P(FusedChainTest, FusedKernelsMatchTheUnfusedChain) {
+  const FusedChain &chain = GetParam();
+  std::mt19937 inputRng(std::hash<std::string>()(chain.name));
+  OwningOpRef<ModuleOp> reference = parse(chain.source);
+  ASSERT_TRUE(reference);
+  auto func = *reference->getOps<func::FuncOp>().begin();
+  SmallVector<SmallVector<int64_t>> inputShapes;
+  for (Type type : func.getArgumentTypes())
+    inputShapes.push_back(
+        llvm::to_vector(cast<RankedTensorType>(type).getShape()));
+  SmallVector<int64_t> outputShape = llvm::to_vector(
+      cast<RankedTensorType>(func.getResultTypes()[0]).getShape());
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<std::vector<float>> inputs;
+  for (const SmallVector<int64_t> &shape : inputShapes) {
+    int64_t size = 1;
+    for (int64_t d : shape)
+      size *= d;
+    inputs.emplace_back(size);
+    for (float &v : inputs.back())
+      v = dist(inputRng);
+  }
+  ASSERT_TRUE(succeeded(lowerToLLVM(*reference, /*bufferize=*/true)));
+  std::vector<float> expected;
+  ASSERT_TRUE(succeeded(
+      run(*reference, inputs, inputShapes, outputShape, expected)));
+
+  OwningOpRef<ModuleOp> module = parse(chain.source);
+  ASSERT_TRUE(succeeded(applyTesselFusion(*module)));
+  // Fusion is idempotent: tasks, records and kernels see the same ops.
+  std::string once;
+  llvm::raw_string_ostream(once) << *module;
+  ASSERT_TRUE(succeeded(applyTesselFusion(*module)));
+  std::string twice;
+  llvm::raw_string_ostream(twice) << *module;
+  EXPECT_EQ(once, twice);
+
+  PassManager defaults(&context);
+  defaults.addPass(createTesselDefaultConfig());
+  ASSERT_TRUE(succeeded(defaults.run(*module)));
+  int kernels = 0;
+  module->walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(TesselDialect::kSketchAttrName))
+      ++kernels;
+  });
+  EXPECT_EQ(kernels, chain.kernels) << once;
+
+  PassManager pm(&context);
+  TesselMaterializeOptions materialize;
+  materialize.stopBeforeGpuMapping = true;
+  pm.addPass(createTesselMaterialize(materialize));
+  ASSERT_TRUE(succeeded(pm.run(*module))) << once;
+  ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/false)));
+  std::vector<float> actual;
+  ASSERT_TRUE(
+      succeeded(run(*module, inputs, inputShapes, outputShape, actual)));
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    float tolerance = 1e-5f * std::max(1.0f, std::fabs(expected[i]));
+    ASSERT_NEAR(actual[i], expected[i], tolerance)
+        << "element " << i << " of " << chain.name;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Chains, FusedChainTest, ::testing::ValuesIn(kFusedChains),
+    [](const ::testing::TestParamInfo<FusedChain> &info) {
+      return std::string(info.param.name);
     });
 
 } // namespace

@@ -64,6 +64,9 @@ struct DeviceDescription {
   double fp32PeakGflops = 0;
   int64_t boostClockMhz = 0;
   int64_t fp32LanesPerSm = 0;
+  /// Fixed cost of one kernel launch among back-to-back launches, in
+  /// microseconds (Tessel's estimate; the simulator adds it per kernel).
+  double launchOverheadUs = 0;
 
   /// Optional `sources` object: where each value comes from, by JSON key.
   std::map<std::string, std::string> sources;

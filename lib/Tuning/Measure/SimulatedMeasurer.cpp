@@ -20,8 +20,6 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-/// Fixed cost of a launch as seen by event timing.
-static constexpr double kLaunchOverheadUs = 3.0;
 /// Dependent-issue latency of an FP32 FMA.
 static constexpr double kFmaLatencyCycles = 4.0;
 /// Independent accumulators beyond this add no instruction-level parallelism.
@@ -251,7 +249,8 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
       e.bound = unit;
     }
   }
-  e.totalUs = kLaunchOverheadUs + static_cast<double>(e.waves.waves) * e.waveUs;
+  e.totalUs =
+      d.launchOverheadUs + static_cast<double>(e.waves.waves) * e.waveUs;
   return e;
 }
 

@@ -144,6 +144,11 @@ struct TuneResult {
   /// Prints the per-task table (latency, GFLOP/s, trials, speedup over the
   /// default schedule) and the run's totals, as tessel-tune does.
   void printSummary(llvm::raw_ostream &os) const;
+  /// The model's latency as tuned: the sum over the model's tasks of weight
+  /// x best median latency (each task's kernel is its fused group, so this
+  /// is what `tessel-run` times for the tuned model, up to noise and the
+  /// kernels that are no task). 0 when a task of the model has no result.
+  double getWeightedLatencyUs() const;
   /// The JSON report of tessel-tune --report (`model` names the input).
   llvm::json::Object toJSON(llvm::StringRef model) const;
 };

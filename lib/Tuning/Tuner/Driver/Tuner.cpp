@@ -462,6 +462,18 @@ llvm::Expected<TuneResult> tessel::tune(ModuleOp model,
   return tuner.run(model, environment);
 }
 
+double TuneResult::getWeightedLatencyUs() const {
+  double total = 0;
+  for (auto [index, task, r] : llvm::enumerate(tasks, results)) {
+    if (index >= modelTaskCount)
+      continue;
+    if (!r.best)
+      return 0;
+    total += static_cast<double>(task.weight) * r.best->result.timing.medianUs;
+  }
+  return total;
+}
+
 void TuneResult::printSummary(llvm::raw_ostream &os) const {
   os << llvm::formatv("{0,4} {1,6} {2,12} {3,10} {4,7} {5,8}  {6}\n", "task",
                       "weight", "latency us", "GFLOP/s", "trials", "speedup",
@@ -481,6 +493,11 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
           : llvm::formatv("analytic, none compiled; virtual clock {0:F1} s",
                           virtualSeconds)
                 .str();
+  if (double weighted = getWeightedLatencyUs(); weighted > 0)
+    os << llvm::formatv("model: weighted latency {0:F2} us{1} over {2} "
+                        "task(s)\n",
+                        weighted, simulated ? " (SIMULATED)" : "",
+                        modelTaskCount);
   os << llvm::formatv(
       "{0} trials in {1:F1} s on {2}{3}; search {4:F1} s, compile+measure "
       "{5:F1} s ({6})\n",
@@ -532,6 +549,7 @@ llvm::json::Object TuneResult::toJSON(llvm::StringRef model) const {
       {"elapsed_s", elapsedSeconds},
       {"search_s", searchSeconds},
       {"compile_measure_s", compileMeasureSeconds},
+      {"weighted_latency_us", getWeightedLatencyUs()},
       {"tasks", std::move(taskReports)}};
 }
 
