@@ -96,15 +96,17 @@ TEST_F(ModelTasksTest, ResNet50) {
   print("ResNet-50", *tasks);
   auto counts = countByKind(*tasks);
   // After --tessel-fuse every convolution carries its BatchNorm (+ residual
-  // add) + ReLU epilogue; the epilogues tell apart convolutions of equal
-  // shapes, hence more distinct tasks than shapes (23).
-  EXPECT_EQ(counts["conv_2d_nchw_fchw"], (std::pair<int64_t, int64_t>(28, 53)));
+  // add) + ReLU epilogue, except the two convolutions of each of the four
+  // downsampling blocks, whose results meet in one add (which would have two
+  // owners: it stays a kernel). The epilogues tell apart convolutions of
+  // equal shapes, hence more distinct tasks than shapes (23).
+  EXPECT_EQ(counts["conv_2d_nchw_fchw"], (std::pair<int64_t, int64_t>(27, 53)));
   EXPECT_EQ(counts["pooling_nchw_max"], (std::pair<int64_t, int64_t>(1, 1)));
   int64_t fusedConvs = 0;
   for (const TuningTask &task : *tasks)
     if (task.opKind == "conv_2d_nchw_fchw" && task.fusedConsumers == 1)
       fusedConvs += task.weight;
-  EXPECT_EQ(fusedConvs, 53);
+  EXPECT_EQ(fusedConvs, 45);
   for (const TuningTask &task : *tasks) {
     EXPECT_FALSE(task.sketches.empty()) << task.describe();
     EXPECT_GT(task.flops, 0) << task.describe();

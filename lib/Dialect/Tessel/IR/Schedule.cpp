@@ -64,6 +64,15 @@ SmallVector<Operation *> tessel::getFusibleConsumers(linalg::LinalgOp op,
     auto user = dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
     if (!getElementwiseUseMap(user, result))
       break;
+    // A consumer that also reads the single-use result of another linalg op
+    // (the sum of two matmuls) could be claimed by both: it stays a kernel
+    // of its own, so that it has one owner wherever it is scheduled.
+    if (llvm::any_of(user.getDpsInputOperands(), [&](OpOperand *input) {
+          Value other = input->get();
+          return other != result && other.hasOneUse() &&
+                 other.getDefiningOp<linalg::LinalgOp>();
+        }))
+      break;
     chain.push_back(user);
     current = user;
   }

@@ -70,8 +70,9 @@ std::optional<AffineMap> getElementwiseUseMap(linalg::LinalgOp user,
 /// The longest chain, of at most `maxCount` ops, of elementwise consumers
 /// that a sketch of `op` could fuse: each op of the chain is an all-parallel
 /// linalg op with one result that reads the single-use result of the
-/// previous one (the first reads `op`'s) once, through a permutation map.
-/// Does not look at `op`'s sketch.
+/// previous one (the first reads `op`'s) once, through a permutation map,
+/// and reads no other single-use result of a linalg op (which another chain
+/// could claim). Does not look at `op`'s sketch.
 SmallVector<Operation *> getFusibleConsumers(linalg::LinalgOp op,
                                              int64_t maxCount);
 
