@@ -479,6 +479,56 @@ protected:
     return module;
   }
 
+  /// The argument shapes and the result shape of the first function.
+  static void getSignature(ModuleOp module,
+                           SmallVector<SmallVector<int64_t>> &inputShapes,
+                           SmallVector<int64_t> &outputShape) {
+    auto func = *module.getOps<func::FuncOp>().begin();
+    for (Type type : func.getArgumentTypes())
+      inputShapes.push_back(
+          llvm::to_vector(cast<RankedTensorType>(type).getShape()));
+    outputShape = llvm::to_vector(
+        cast<RankedTensorType>(func.getResultTypes()[0]).getShape());
+  }
+
+  /// Uniform random inputs in [-1, 1), or, `awayFromZero`, in
+  /// [-1.5, -0.5) and [0.5, 1.5).
+  static std::vector<std::vector<float>>
+  randomInputs(ArrayRef<SmallVector<int64_t>> shapes, std::mt19937 &rng,
+               bool awayFromZero) {
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    std::vector<std::vector<float>> inputs;
+    for (const SmallVector<int64_t> &shape : shapes) {
+      int64_t size = 1;
+      for (int64_t d : shape)
+        size *= d;
+      inputs.emplace_back(size);
+      for (float &v : inputs.back())
+        v = awayFromZero ? dist(rng) + (dist(rng) > 0 ? 0.5f : -0.5f)
+                         : dist(rng);
+    }
+    return inputs;
+  }
+
+  /// Whether every element of `actual` is within 1e-5 (relative, at least
+  /// absolute) of `expected`.
+  static ::testing::AssertionResult
+  allClose(const std::vector<float> &actual, const std::vector<float> &expected,
+           const std::string &what) {
+    if (actual.size() != expected.size())
+      return ::testing::AssertionFailure()
+             << what << ": " << actual.size() << " elements, expected "
+             << expected.size();
+    for (size_t i = 0; i < actual.size(); ++i) {
+      float tolerance = 1e-5f * std::max(1.0f, std::fabs(expected[i]));
+      if (!(std::fabs(actual[i] - expected[i]) <= tolerance))
+        return ::testing::AssertionFailure()
+               << "element " << i << " of " << what << ": " << actual[i]
+               << ", expected " << expected[i];
+    }
+    return ::testing::AssertionSuccess();
+  }
+
   MLIRContext context;
 };
 
@@ -497,25 +547,13 @@ TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
 
   OwningOpRef<ModuleOp> reference = parse(kind.source);
   ASSERT_TRUE(reference);
-  auto func = *reference->getOps<func::FuncOp>().begin();
   SmallVector<SmallVector<int64_t>> inputShapes;
-  for (Type type : func.getArgumentTypes())
-    inputShapes.push_back(
-        llvm::to_vector(cast<RankedTensorType>(type).getShape()));
-  SmallVector<int64_t> outputShape = llvm::to_vector(
-      cast<RankedTensorType>(func.getResultTypes()[0]).getShape());
+  SmallVector<int64_t> outputShape;
+  getSignature(*reference, inputShapes, outputShape);
 
   // Random inputs, never zeros.
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<std::vector<float>> inputs;
-  for (const SmallVector<int64_t> &shape : inputShapes) {
-    int64_t size = 1;
-    for (int64_t d : shape)
-      size *= d;
-    inputs.emplace_back(size);
-    for (float &v : inputs.back())
-      v = dist(inputRng) + (dist(inputRng) > 0 ? 0.5f : -0.5f);
-  }
+  std::vector<std::vector<float>> inputs =
+      randomInputs(inputShapes, inputRng, /*awayFromZero=*/true);
 
   // The unscheduled op's result, computed once per kind.
   static llvm::StringMap<std::vector<float>> references;
@@ -601,12 +639,7 @@ TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
     ASSERT_TRUE(succeeded(
         run(*module, inputs, inputShapes, outputShape, actual)))
         << description;
-    ASSERT_EQ(actual.size(), expected.size());
-    for (size_t i = 0; i < actual.size(); ++i) {
-      float tolerance = 1e-5f * std::max(1.0f, std::fabs(expected[i]));
-      ASSERT_NEAR(actual[i], expected[i], tolerance)
-          << "element " << i << " of " << kind.name << " with " << description;
-    }
+    ASSERT_TRUE(allClose(actual, expected, kind.name)) << description;
     return;
   }
   FAIL() << "could not draw a valid schedule for " << kind.name;
@@ -818,23 +851,11 @@ TEST_P(FusedChainTest, FusedKernelsMatchTheUnfusedChain) {
   std::mt19937 inputRng(std::hash<std::string>()(chain.name));
   OwningOpRef<ModuleOp> reference = parse(chain.source);
   ASSERT_TRUE(reference);
-  auto func = *reference->getOps<func::FuncOp>().begin();
   SmallVector<SmallVector<int64_t>> inputShapes;
-  for (Type type : func.getArgumentTypes())
-    inputShapes.push_back(
-        llvm::to_vector(cast<RankedTensorType>(type).getShape()));
-  SmallVector<int64_t> outputShape = llvm::to_vector(
-      cast<RankedTensorType>(func.getResultTypes()[0]).getShape());
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<std::vector<float>> inputs;
-  for (const SmallVector<int64_t> &shape : inputShapes) {
-    int64_t size = 1;
-    for (int64_t d : shape)
-      size *= d;
-    inputs.emplace_back(size);
-    for (float &v : inputs.back())
-      v = dist(inputRng);
-  }
+  SmallVector<int64_t> outputShape;
+  getSignature(*reference, inputShapes, outputShape);
+  std::vector<std::vector<float>> inputs =
+      randomInputs(inputShapes, inputRng, /*awayFromZero=*/false);
   ASSERT_TRUE(succeeded(lowerToLLVM(*reference, /*bufferize=*/true)));
   std::vector<float> expected;
   ASSERT_TRUE(succeeded(
@@ -869,12 +890,7 @@ TEST_P(FusedChainTest, FusedKernelsMatchTheUnfusedChain) {
   std::vector<float> actual;
   ASSERT_TRUE(
       succeeded(run(*module, inputs, inputShapes, outputShape, actual)));
-  ASSERT_EQ(actual.size(), expected.size());
-  for (size_t i = 0; i < actual.size(); ++i) {
-    float tolerance = 1e-5f * std::max(1.0f, std::fabs(expected[i]));
-    ASSERT_NEAR(actual[i], expected[i], tolerance)
-        << "element " << i << " of " << chain.name;
-  }
+  EXPECT_TRUE(allClose(actual, expected, chain.name));
 }
 
 INSTANTIATE_TEST_SUITE_P(

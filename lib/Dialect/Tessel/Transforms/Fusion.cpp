@@ -121,6 +121,18 @@ static bool shouldPropagateReshape(OpOperand *use) {
   return isUnitOnly(types->first, types->second);
 }
 
+/// Makes every use in `uses` but the first read its own clone of `op` (a
+/// one-result op), created right before `op`.
+static void giveEachUseACopy(PatternRewriter &rewriter, Operation *op,
+                             ArrayRef<OpOperand *> uses) {
+  rewriter.setInsertionPoint(op);
+  for (OpOperand *use : llvm::drop_begin(uses)) {
+    Operation *copy = rewriter.clone(*op);
+    rewriter.modifyOpInPlace(use->getOwner(),
+                             [&] { use->set(copy->getResult(0)); });
+  }
+}
+
 namespace {
 /// Reads a unit dimension of an operand through a unit loop instead of the
 /// constant 0 (torch-mlir's `(d0, d1, d2) -> (0, d1, d2)` for a size-1
@@ -249,12 +261,7 @@ struct RecomputeInEachConsumer : public OpRewritePattern<linalg::GenericOp> {
       return rewriter.notifyMatchFailure(op, "too expensive to recompute");
     if (!llvm::all_of(uses, canMergeProducer))
       return rewriter.notifyMatchFailure(op, "a consumer cannot merge it");
-    rewriter.setInsertionPoint(op);
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      Operation *copy = rewriter.clone(*op.getOperation());
-      rewriter.modifyOpInPlace(use->getOwner(),
-                               [&] { use->set(copy->getResult(0)); });
-    }
+    giveEachUseACopy(rewriter, op, uses);
     return success();
   }
 };
@@ -275,12 +282,7 @@ struct FillForEachUser : public OpRewritePattern<linalg::FillOp> {
       uses.push_back(&use);
     if (uses.size() < 2)
       return rewriter.notifyMatchFailure(fill, "a single user");
-    rewriter.setInsertionPoint(fill);
-    for (OpOperand *use : llvm::drop_begin(uses)) {
-      Operation *copy = rewriter.clone(*fill.getOperation());
-      rewriter.modifyOpInPlace(use->getOwner(),
-                               [&] { use->set(copy->getResult(0)); });
-    }
+    giveEachUseACopy(rewriter, fill, uses);
     return success();
   }
 };
