@@ -12,6 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <limits>
 
@@ -51,6 +52,57 @@ std::optional<AffineMap> tessel::getElementwiseUseMap(linalg::LinalgOp user,
   return found;
 }
 
+std::optional<AffineMap> tessel::getRowEpilogueUseMap(linalg::LinalgOp op,
+                                                      linalg::LinalgOp user) {
+  if (!op || !user || op.getNumReductionLoops() != 1 ||
+      op->getNumResults() != 1 || !op->getResult(0).hasOneUse() ||
+      *op->getResult(0).getUsers().begin() != user.getOperation() ||
+      user.getNumReductionLoops() != 0 || user->getNumResults() != 1 ||
+      user.getNumDpsInits() != 1 ||
+      !user.getMatchingIndexingMap(user.getDpsInitOperand(0)).isPermutation())
+    return std::nullopt;
+  Value value = op->getResult(0);
+  OpOperand *use = &*value.getUses().begin();
+  if (!user.isDpsInput(use))
+    return std::nullopt;
+  AffineMap map = user.getMatchingIndexingMap(use);
+  ArrayRef<int64_t> shape = cast<ShapedType>(value.getType()).getShape();
+  llvm::SmallBitVector seen(user.getNumLoops());
+  for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      if (constant.getValue() != 0 || shape[dim] != 1)
+        return std::nullopt;
+      continue;
+    }
+    auto loop = dyn_cast<AffineDimExpr>(expr);
+    if (!loop || seen.test(loop.getPosition()))
+      return std::nullopt;
+    seen.set(loop.getPosition());
+  }
+  if (seen.count() + 1 != user.getNumLoops())
+    return std::nullopt;
+  unsigned rowLoop = seen.find_first_unset();
+  SmallVector<int64_t> userExtents = user.getStaticLoopRanges();
+  SmallVector<int64_t> opExtents = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  unsigned reduction =
+      llvm::find(iterators, utils::IteratorType::reduction) - iterators.begin();
+  if (ShapedType::isDynamic(userExtents[rowLoop]) ||
+      userExtents[rowLoop] != opExtents[reduction])
+    return std::nullopt;
+  return map;
+}
+
+SmallVector<unsigned> tessel::mapEpilogueLoops(AffineMap useMap,
+                                               ArrayRef<unsigned> loopOfDim,
+                                               unsigned rowLoop) {
+  SmallVector<unsigned> loops(useMap.getNumDims(), rowLoop);
+  for (auto [dim, expr] : llvm::enumerate(useMap.getResults()))
+    if (auto loop = dyn_cast<AffineDimExpr>(expr))
+      loops[loop.getPosition()] = loopOfDim[dim];
+  return loops;
+}
+
 SmallVector<Operation *> tessel::getFusibleConsumers(linalg::LinalgOp op,
                                                      int64_t maxCount) {
   SmallVector<Operation *> chain;
@@ -62,7 +114,8 @@ SmallVector<Operation *> tessel::getFusibleConsumers(linalg::LinalgOp op,
     if (!result.hasOneUse())
       break;
     auto user = dyn_cast<linalg::LinalgOp>(*result.getUsers().begin());
-    if (!getElementwiseUseMap(user, result))
+    if (!getElementwiseUseMap(user, result) &&
+        !(current == op.getOperation() && getRowEpilogueUseMap(op, user)))
       break;
     // A consumer that also reads the single-use result of another linalg op
     // (the sum of two matmuls) could be claimed by both: it stays a kernel
@@ -99,7 +152,8 @@ bool tessel::isInEpilogueChain(Operation *op) {
       auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
       if (producer && input->get().hasOneUse() &&
           producer->getNumResults() == 1 &&
-          getElementwiseUseMap(linalgOp, input->get())) {
+          (getElementwiseUseMap(linalgOp, input->get()) ||
+           getRowEpilogueUseMap(producer, linalgOp))) {
         previous = producer;
         break;
       }

@@ -23,7 +23,8 @@
 //      way once more: W threads (getCrossThreadCombineWidth) each combine
 //      every W-th partial, so the last step combines W partials.
 //   3. On buffers, loop s runs serially in each thread; one thread combines
-//      the last partials and runs the fused init and consumers. The GPU
+//      the last partials and runs the fused init and consumers (a row
+//      epilogue, such as softmax's normalization, on every thread). The GPU
 //      mapping puts a barrier after each thread forall.
 //
 //===----------------------------------------------------------------------===//
@@ -278,10 +279,45 @@ std::string tessel::writeCrossThreadThreads(ScriptSink &sink,
     serialLoop(sink, op, tiled, shape.resultRank + 1, shape.resultRank,
                partials);
   }
-  // The fused init and consumers: one element, on the combining thread.
+  // The fused init and elementwise consumers: one element, on the
+  // combining thread.
   if (op.initAnchor)
     onOneThread(sink, match(*op.initAnchor));
-  for (int64_t consumer : op.consumerAnchors)
-    onOneThread(sink, match(consumer));
+  unsigned reduction =
+      llvm::find(op.nest.isReduction, true) - op.nest.isReduction.begin();
+  int64_t rowLength = op.nest.extents[reduction];
+  for (auto [consumer, loops] :
+       llvm::zip(op.consumerAnchors, op.consumerLoops)) {
+    auto row = llvm::find(loops, reduction);
+    if (row == loops.end()) {
+      onOneThread(sink, match(consumer));
+      continue;
+    }
+    // A row epilogue: element k of the row on thread k mod T (adjacent
+    // threads, adjacent elements), after the combination.
+    unsigned position = row - loops.begin();
+    std::string current = match(consumer);
+    if (shape.threads == 1) {
+      serialLoop(sink, op, onOneThread(sink, current), loops.size(), position,
+                 rowLength);
+      continue;
+    }
+    if (rowLength > shape.threads) {
+      std::string tiled = sink.fresh("tiled"), forLoop = sink.fresh("loop");
+      sink.line(llvm::formatv(
+          "{0}, {1} = transform.structured.tile_using_for {2} tile_sizes {3} "
+          ": (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+          tiled, forLoop, current,
+          sizesWith(loops.size(), position, shape.threads)));
+      current = tiled;
+    }
+    std::string tiled = sink.fresh("tiled"), forall = sink.fresh("forall");
+    sink.line(llvm::formatv(
+        "{0}, {1} = transform.structured.tile_using_forall {2} tile_sizes {3} "
+        "(mapping = {4}) : (!transform.any_op) -> (!transform.any_op, "
+        "!transform.any_op)",
+        tiled, forall, current, sizesWith(loops.size(), position, 1),
+        kThreadMapping));
+  }
   return block;
 }

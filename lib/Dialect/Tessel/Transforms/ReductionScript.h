@@ -58,8 +58,9 @@ void writeCrossThreadSplit(ScriptSink &sink, const ScheduledOp &op,
                            StringRef target, StringRef blockForall);
 
 /// On buffers: the serial reduction loop of every thread, the combination
-/// of the partial results by one thread, and the fused init and consumers
-/// on that thread. Returns the handle of the block forall.
+/// of the partial results by one thread, and the fused init and elementwise
+/// consumers on that thread; a row epilogue runs on all threads, element k
+/// of the row on thread k mod T. Returns the handle of the block forall.
 std::string writeCrossThreadThreads(ScriptSink &sink, const ScheduledOp &op,
                                     StringRef root);
 

@@ -688,7 +688,20 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
   }
   for (auto [c, loops] : llvm::zip(op.consumerAnchors, op.consumerLoops)) {
     std::string consumer = match(root, c);
-    writeThreadLevel(op, consumer, loops);
+    std::string tiled = writeThreadLevel(op, consumer, loops);
+    // A row epilogue (its row loop runs the op's reduction loop, whole in
+    // the thread): each thread walks the rows it reduced, a register tile
+    // of the reduction at a time.
+    SizeList row;
+    for (unsigned l : loops) {
+      int64_t tile = levels(op, l).back();
+      bool serial = op.nest.isReduction[l] && tile < op.nest.extents[l];
+      row.entries.push_back(serial ? std::to_string(tile) : "0");
+    }
+    if (!row.allZero()) {
+      SmallVector<std::string> rowLoops;
+      tileFor(tiled, row, rowLoops);
+    }
   }
 }
 

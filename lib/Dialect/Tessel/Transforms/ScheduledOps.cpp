@@ -87,10 +87,18 @@ prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
       entry.initLoops = mapLoops(producerOut, loopOfDim);
       Value value = op->getResult(0);
       SmallVector<unsigned> valueLoops = loopOfDim;
+      // A row epilogue (getRowEpilogueUseMap) runs its row loop where the
+      // op runs its reduction loop.
+      unsigned reductionLoop =
+          llvm::find(entry.nest.isReduction, true) -
+          entry.nest.isReduction.begin();
       for (Operation *consumer : consumers) {
         auto user = cast<linalg::LinalgOp>(consumer);
+        std::optional<AffineMap> useMap = getElementwiseUseMap(user, value);
+        if (!useMap)
+          useMap = getRowEpilogueUseMap(op, user);
         SmallVector<unsigned> loops =
-            mapLoops(*getElementwiseUseMap(user, value), valueLoops);
+            mapEpilogueLoops(*useMap, valueLoops, reductionLoop);
         entry.consumerLoops.push_back(loops);
         AffineMap userOut =
             user.getMatchingIndexingMap(user.getDpsInitOperand(0));

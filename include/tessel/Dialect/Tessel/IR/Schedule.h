@@ -67,12 +67,33 @@ SmallVector<int64_t> getFootprintShape(AffineMap map, ArrayRef<int64_t> tile);
 std::optional<AffineMap> getElementwiseUseMap(linalg::LinalgOp user,
                                               Value value);
 
+/// The indexing map through which `user` reads the result of the reduction
+/// `op` when `user` maps every element of the reduced row (a softmax
+/// normalization, a LayerNorm): `op` has one reduction loop and one result,
+/// used once, by `user`; `user` is an all-parallel linalg op with one result
+/// written through a permutation, reading the value once through a map
+/// whose results are distinct loops or 0 (at a dim of extent 1), and
+/// exactly one loop of `user`, the row loop, is absent from that map and
+/// has the extent of `op`'s reduction loop. A kernel of `op` runs the row
+/// loop of `user` where `op` runs its reduction loop.
+std::optional<AffineMap> getRowEpilogueUseMap(linalg::LinalgOp op,
+                                              linalg::LinalgOp user);
+
+/// For each loop of `user`, which reads `value` through `useMap` (a
+/// permutation, or a row-epilogue map: getRowEpilogueUseMap), the loop of
+/// the kernel's op that runs it, given `loopOfDim[d]` = the op loop of dim
+/// d of `value`; the row loop runs `rowLoop`.
+SmallVector<unsigned> mapEpilogueLoops(AffineMap useMap,
+                                       ArrayRef<unsigned> loopOfDim,
+                                       unsigned rowLoop);
+
 /// The longest chain, of at most `maxCount` ops, of elementwise consumers
 /// that a sketch of `op` could fuse: each op of the chain is an all-parallel
 /// linalg op with one result that reads the single-use result of the
 /// previous one (the first reads `op`'s) once, through a permutation map,
 /// and reads no other single-use result of a linalg op (which another chain
-/// could claim). Does not look at `op`'s sketch.
+/// could claim). The first may instead be a row epilogue of the reduction
+/// `op` (getRowEpilogueUseMap). Does not look at `op`'s sketch.
 SmallVector<Operation *> getFusibleConsumers(linalg::LinalgOp op,
                                              int64_t maxCount);
 
