@@ -36,12 +36,18 @@ struct TesselLowerKernelVectorsPass
   using Base::Base;
 
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    vector::populateDropUnitDimWithShapeCastPatterns(patterns);
-    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
-    vector::populateVectorShapeCastLoweringPatterns(patterns);
-    vector::populateVectorBroadcastLoweringPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // Two phases: the lowering of shape casts creates ops on vectors with
+    // unit dims (inserts into `vector<4x1xf32>`) that the unit-dim patterns
+    // would turn back into shape casts, without end (seen on MobileBERT).
+    RewritePatternSet dropUnitDims(&getContext());
+    vector::populateDropUnitDimWithShapeCastPatterns(dropUnitDims);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(dropUnitDims);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(dropUnitDims))))
+      return signalPassFailure();
+    RewritePatternSet lower(&getContext());
+    vector::populateVectorShapeCastLoweringPatterns(lower);
+    vector::populateVectorBroadcastLoweringPatterns(lower);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(lower))))
       return signalPassFailure();
   }
 };
