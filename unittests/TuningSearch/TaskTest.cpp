@@ -197,6 +197,67 @@ TEST_F(TaskTest, FusionMergesTheEpilogueIntoOneConsumer) {
   EXPECT_NE(unfused[0].workloadKey, fused[0].workloadKey);
 }
 
+constexpr const char *kSoftmax = R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @f(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<64xf32>
+  %i1 = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x256xf32>) outs(%i1 : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %m = arith.maximumf %a, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  %e = tensor.empty() : tensor<64x256xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<64x256xf32>, tensor<64xf32>) outs(%e : tensor<64x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<64x256xf32>
+  %i2 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<64x256xf32>) outs(%i2 : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %div = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<64x256xf32>, tensor<64xf32>) outs(%e : tensor<64x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<64x256xf32>
+  return %div : tensor<64x256xf32>
+})mlir";
+
+TEST_F(TaskTest, SoftmaxIsTwoTasksWithTheNormalizationAsRowEpilogue) {
+  TaskExtractionOptions options;
+  options.includeSimpleTasks = true;
+  std::vector<TuningTask> tasks = extract(kSoftmax, options);
+  ASSERT_EQ(tasks.size(), 2u);
+  // The max, then the exp-sum (exp(x - max) recomputed in it) computing the
+  // normalization of each row it reduced.
+  EXPECT_EQ(tasks[0].fusedConsumers, 0);
+  EXPECT_EQ(tasks[1].fusedConsumers, 1);
+  EXPECT_EQ(tasks[1].describe(),
+            "generic 64x256 * 64 -> 64 [pr] f32 +1 fused");
+  EXPECT_NE(tasks[1].workloadKey.find("arith.divf"), std::string::npos)
+      << tasks[1].workloadKey;
+  // Both reduction sketches can fuse it.
+  llvm::SmallVector<SketchKind> kinds;
+  for (SketchAttr sketch : tasks[1].sketches) {
+    kinds.push_back(sketch.getKind());
+    EXPECT_EQ(sketch.getFusedConsumers(), 1);
+  }
+  EXPECT_TRUE(llvm::is_contained(kinds, SketchKind::CrossThreadReduction));
+  EXPECT_TRUE(llvm::is_contained(kinds, SketchKind::MultiLevelTiling));
+}
+
 constexpr const char *kElementwise = R"mlir(
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #tr = affine_map<(d0, d1) -> (d1, d0)>
