@@ -35,6 +35,22 @@ TEST(TaskSchedulerTest, WarmUpVisitsEveryTaskOnceInOrder) {
   }
 }
 
+TEST(TaskSchedulerTest, SeededTasksStillGetTheirWarmUpRound) {
+  // Default configs measured before the first round: a task whose default
+  // is already fast (task 0) and two slow ones. Every task still gets one
+  // search round, in order, before the gradient decides.
+  TaskScheduler scheduler({{1, 1e6, "a"}, {1, 1e6, "a"}, {1, 1e6, "a"}}, {});
+  scheduler.seed(0, 10);
+  scheduler.seed(1, 1000);
+  scheduler.seed(2, 1000);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(scheduler.next(), i);
+    scheduler.update(i, i == 1 ? 5 : 500);
+  }
+  EXPECT_EQ(scheduler.getRounds(), (std::vector<int>{1, 1, 1}));
+  EXPECT_DOUBLE_EQ(scheduler.getObjective(), 500 + 5 + 500);
+}
+
 TEST(TaskSchedulerTest, RoundRobinSplitsEvenly) {
   TaskSchedulerOptions options;
   options.kind = TaskSchedulerOptions::Kind::RoundRobin;

@@ -67,9 +67,11 @@ public:
     options.kind = kind;
     options.seed = seed;
     TaskScheduler scheduler(schedulerTasks, options);
+    // Default configs and resumed records are known before the first
+    // round; every task still gets its warm-up round.
     for (size_t i = 0; i < numTasks; ++i)
       if (!session.getState(i).trials.empty())
-        scheduler.update(i, getBestLatency(session.getState(i)));
+        scheduler.seed(i, getBestLatency(session.getState(i)));
 
     std::vector<bool> exhausted(numTasks, false);
     while (int64_t remaining = session.getRemainingTrials()) {

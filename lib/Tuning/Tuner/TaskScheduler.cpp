@@ -108,3 +108,7 @@ void TaskScheduler::update(size_t task, double bestLatencyUs) {
   ++rounds[task];
   history[task].push_back(bestLatencyUs);
 }
+
+void TaskScheduler::seed(size_t task, double bestLatencyUs) {
+  history[task].push_back(bestLatencyUs);
+}

@@ -72,6 +72,10 @@ public:
   /// Records the end of a round of `task`: its best latency so far (+inf if
   /// nothing succeeded yet).
   void update(size_t task, double bestLatencyUs);
+  /// Records what is known of `task` before any round (its default config,
+  /// records of an earlier run): its best latency, without counting a round,
+  /// so the task still gets its warm-up round.
+  void seed(size_t task, double bestLatencyUs);
   /// Rounds each task has had.
   const std::vector<int> &getRounds() const { return rounds; }
   /// The objective: sum of weight * best latency (+inf if a task has none).
