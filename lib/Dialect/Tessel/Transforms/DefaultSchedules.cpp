@@ -90,6 +90,15 @@ static int64_t sharedBytes(linalg::LinalgOp op, SketchAttr sketch,
     bytes += getFootprint(op.getMatchingIndexingMap(opOperand), tile) *
              std::max<int64_t>(width / 8, 1);
   }
+  // With fused consumers the block's accumulator (the fused init) lives in
+  // shared memory too.
+  if (sketch.getFusedConsumers() > 0) {
+    OpOperand *init = op.getDpsInitOperand(0);
+    int64_t width =
+        getElementTypeOrSelf(init->get().getType()).getIntOrFloatBitWidth();
+    bytes += getFootprint(op.getMatchingIndexingMap(init), tile) *
+             std::max<int64_t>(width / 8, 1);
+  }
   return bytes;
 }
 
