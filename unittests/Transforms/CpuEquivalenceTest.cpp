@@ -61,6 +61,33 @@ struct OpKind {
   bool crossThread = false;
 };
 
+/// Softmax's exp-sum and, as its row epilogue, the normalization (scheduled
+/// under both reduction sketches below).
+constexpr const char *kRowEpilogueSoftmax = R"mlir(
+func.func @f(%x: tensor<16x96xf32>, %m: tensor<16xf32>) -> tensor<16x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %s = linalg.generic {test.target, indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<16x96xf32>, tensor<16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %d = arith.subf %a, %b : f32
+    %p = math.exp %d : f32
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<16xf32>
+  %e2 = tensor.empty() : tensor<16x96xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i, k)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m, %s : tensor<16x96xf32>, tensor<16xf32>, tensor<16xf32>) outs(%e2 : tensor<16x96xf32>) {
+  ^bb0(%a: f32, %b: f32, %t: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %p = math.exp %d : f32
+    %q = arith.divf %p, %t : f32
+    linalg.yield %q : f32
+  } -> tensor<16x96xf32>
+  return %y : tensor<16x96xf32>
+})mlir";
+
 // Shapes are small so a run takes milliseconds, yet have several divisors
 // per loop so the random schedules differ.
 const OpKind kOpKinds[] = {
@@ -324,57 +351,9 @@ func.func @f(%a: tensor<16x96xf32>, %bias: tensor<16xf32>) -> tensor<16xf32> {
      /*crossThread=*/true},
     // Softmax's exp-sum with the normalization as its row epilogue (the
     // consumer maps every element of the reduced row).
-    {"row_epilogue_softmax", R"mlir(
-func.func @f(%x: tensor<16x96xf32>, %m: tensor<16xf32>) -> tensor<16x96xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<16xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
-  %s = linalg.generic {test.target, indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
-      ins(%x, %m : tensor<16x96xf32>, tensor<16xf32>) outs(%init : tensor<16xf32>) {
-  ^bb0(%a: f32, %b: f32, %acc: f32):
-    %d = arith.subf %a, %b : f32
-    %p = math.exp %d : f32
-    %r = arith.addf %p, %acc : f32
-    linalg.yield %r : f32
-  } -> tensor<16xf32>
-  %e2 = tensor.empty() : tensor<16x96xf32>
-  %y = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i, k)>], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %m, %s : tensor<16x96xf32>, tensor<16xf32>, tensor<16xf32>) outs(%e2 : tensor<16x96xf32>) {
-  ^bb0(%a: f32, %b: f32, %t: f32, %o: f32):
-    %d = arith.subf %a, %b : f32
-    %p = math.exp %d : f32
-    %q = arith.divf %p, %t : f32
-    linalg.yield %q : f32
-  } -> tensor<16x96xf32>
-  return %y : tensor<16x96xf32>
-})mlir",
-     /*fusedConsumers=*/1},
-    {"cross_thread_row_epilogue_softmax", R"mlir(
-func.func @f(%x: tensor<16x96xf32>, %m: tensor<16xf32>) -> tensor<16x96xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<16xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
-  %s = linalg.generic {test.target, indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]}
-      ins(%x, %m : tensor<16x96xf32>, tensor<16xf32>) outs(%init : tensor<16xf32>) {
-  ^bb0(%a: f32, %b: f32, %acc: f32):
-    %d = arith.subf %a, %b : f32
-    %p = math.exp %d : f32
-    %r = arith.addf %p, %acc : f32
-    linalg.yield %r : f32
-  } -> tensor<16xf32>
-  %e2 = tensor.empty() : tensor<16x96xf32>
-  %y = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i)>, affine_map<(i, k) -> (i, k)>], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %m, %s : tensor<16x96xf32>, tensor<16xf32>, tensor<16xf32>) outs(%e2 : tensor<16x96xf32>) {
-  ^bb0(%a: f32, %b: f32, %t: f32, %o: f32):
-    %d = arith.subf %a, %b : f32
-    %p = math.exp %d : f32
-    %q = arith.divf %p, %t : f32
-    linalg.yield %q : f32
-  } -> tensor<16x96xf32>
-  return %y : tensor<16x96xf32>
-})mlir",
-     /*fusedConsumers=*/1, /*inlineProducers=*/false,
-     /*crossThread=*/true},
+    {"row_epilogue_softmax", kRowEpilogueSoftmax, /*fusedConsumers=*/1},
+    {"cross_thread_row_epilogue_softmax", kRowEpilogueSoftmax,
+     /*fusedConsumers=*/1, /*inlineProducers=*/false, /*crossThread=*/true},
     {"cross_thread_matvec", R"mlir(
 func.func @f(%a: tensor<1x96xf32>, %b: tensor<96x12xf32>, %c: tensor<1x12xf32>) -> tensor<1x12xf32> {
   %0 = linalg.matmul {test.target} ins(%a, %b : tensor<1x96xf32>, tensor<96x12xf32>) outs(%c : tensor<1x12xf32>) -> tensor<1x12xf32>

@@ -102,6 +102,32 @@ static std::string onOneThread(ScriptSink &sink, StringRef target) {
   return tiled;
 }
 
+/// Tiles `target` by the static `sizes` into an `scf.for`; returns the
+/// handles of the tiled op and of the loop.
+static std::pair<std::string, std::string>
+tileUsingFor(ScriptSink &sink, StringRef target, StringRef sizes) {
+  std::string tiled = sink.fresh("tiled"), forLoop = sink.fresh("loop");
+  sink.line(llvm::formatv("{0}, {1} = transform.structured.tile_using_for {2} "
+                          "tile_sizes {3} : (!transform.any_op) -> "
+                          "(!transform.any_op, !transform.any_op)",
+                          tiled, forLoop, target, sizes));
+  return {tiled, forLoop};
+}
+
+/// Tiles `target` by the static `sizes` into a forall over the block's
+/// threads; returns the handle of the tiled op and sets `forall`.
+static std::string tileOverThreads(ScriptSink &sink, StringRef target,
+                                   StringRef sizes, std::string &forall) {
+  std::string tiled = sink.fresh("tiled");
+  forall = sink.fresh("forall");
+  sink.line(llvm::formatv(
+      "{0}, {1} = transform.structured.tile_using_forall {2} tile_sizes {3} "
+      "(mapping = {4}) : (!transform.any_op) -> (!transform.any_op, "
+      "!transform.any_op)",
+      tiled, forall, target, sizes, kThreadMapping));
+  return tiled;
+}
+
 /// Tiles loop `loop` of `target` (which has `numLoops` loops) by 1 into an
 /// `scf.for` of `trips` iterations, unrolled when the config allows.
 static void serialLoop(ScriptSink &sink, const ScheduledOp &op,
@@ -109,12 +135,8 @@ static void serialLoop(ScriptSink &sink, const ScheduledOp &op,
                        int64_t trips) {
   if (trips <= 1)
     return;
-  std::string tiled = sink.fresh("tiled"), forLoop = sink.fresh("loop");
-  sink.line(llvm::formatv("{0}, {1} = transform.structured.tile_using_for {2} "
-                          "tile_sizes {3} : (!transform.any_op) -> "
-                          "(!transform.any_op, !transform.any_op)",
-                          tiled, forLoop, target,
-                          sizesWith(numLoops, loop, 1)));
+  std::string forLoop =
+      tileUsingFor(sink, target, sizesWith(numLoops, loop, 1)).second;
   if (trips <= op.config.getUnroll())
     sink.unrollLate(forLoop, trips);
 }
@@ -157,13 +179,9 @@ static std::string splitOverThreads(ScriptSink &sink, const ScheduledOp &op,
       "\"memref.alloca\", bufferize_destination_only} : !transform.any_op",
       buffer, alloc, fill));
   // One partial result per thread; each thread initializes its own.
-  std::string tiled = sink.fresh("tiled"), forall = sink.fresh("forall");
-  sink.line(llvm::formatv(
-      "{0}, {1} = transform.structured.tile_using_forall {2} tile_sizes {3} "
-      "(mapping = {4}) : (!transform.any_op) -> (!transform.any_op, "
-      "!transform.any_op)",
-      tiled, forall, partial, sizesWith(numLoops + 1, reductionLoop + 1, 1),
-      kThreadMapping));
+  std::string forall;
+  std::string tiled = tileOverThreads(
+      sink, partial, sizesWith(numLoops + 1, reductionLoop + 1, 1), forall);
   std::string fused = sink.fresh("fused"), next = sink.fresh("forall");
   sink.line(llvm::formatv("{0}, {1} = transform.structured.fuse_into_"
                           "containing_op {2} into {3} : (!transform.any_op, "
@@ -302,22 +320,13 @@ std::string tessel::writeCrossThreadThreads(ScriptSink &sink,
                  rowLength);
       continue;
     }
-    if (rowLength > shape.threads) {
-      std::string tiled = sink.fresh("tiled"), forLoop = sink.fresh("loop");
-      sink.line(llvm::formatv(
-          "{0}, {1} = transform.structured.tile_using_for {2} tile_sizes {3} "
-          ": (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
-          tiled, forLoop, current,
-          sizesWith(loops.size(), position, shape.threads)));
-      current = tiled;
-    }
-    std::string tiled = sink.fresh("tiled"), forall = sink.fresh("forall");
-    sink.line(llvm::formatv(
-        "{0}, {1} = transform.structured.tile_using_forall {2} tile_sizes {3} "
-        "(mapping = {4}) : (!transform.any_op) -> (!transform.any_op, "
-        "!transform.any_op)",
-        tiled, forall, current, sizesWith(loops.size(), position, 1),
-        kThreadMapping));
+    if (rowLength > shape.threads)
+      current = tileUsingFor(sink, current,
+                             sizesWith(loops.size(), position, shape.threads))
+                    .first;
+    std::string forall;
+    tileOverThreads(sink, current, sizesWith(loops.size(), position, 1),
+                    forall);
   }
   return block;
 }

@@ -18,17 +18,6 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-/// For the loops of `user`, which reads `value` through `useMap`, the loop of
-/// the producer that each runs, given `producerLoopOfDim[d]` = producer loop
-/// of dim d of `value`.
-static SmallVector<unsigned> mapLoops(AffineMap useMap,
-                                      ArrayRef<unsigned> producerLoopOfDim) {
-  SmallVector<unsigned> loops(useMap.getNumDims());
-  for (auto [dim, expr] : llvm::enumerate(useMap.getResults()))
-    loops[cast<AffineDimExpr>(expr).getPosition()] = producerLoopOfDim[dim];
-  return loops;
-}
-
 /// Describes the annotated ops `annotated` and replaces their schedule
 /// attributes by markers numbered from `nextAnchor`.
 static FailureOr<std::vector<ScheduledOp>>
@@ -84,7 +73,8 @@ prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
       if (!producerOut.isPermutation())
         return op->emitError() << "the producer of the op's init must write "
                                   "through a permutation map";
-      entry.initLoops = mapLoops(producerOut, loopOfDim);
+      entry.initLoops = mapEpilogueLoops(producerOut, loopOfDim,
+                                         /*rowLoop=*/0);
       Value value = op->getResult(0);
       SmallVector<unsigned> valueLoops = loopOfDim;
       // A row epilogue (getRowEpilogueUseMap) runs its row loop where the
@@ -119,9 +109,9 @@ prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
       SmallVector<unsigned> loopOfDim;
       for (AffineExpr expr : outMap.getResults())
         loopOfDim.push_back(cast<AffineDimExpr>(expr).getPosition());
-      entry.initLoops = mapLoops(
+      entry.initLoops = mapEpilogueLoops(
           fillOp.getMatchingIndexingMap(fillOp.getDpsInitOperand(0)),
-          loopOfDim);
+          loopOfDim, /*rowLoop=*/0);
       entry.initAnchor = mark(fill);
     }
 
