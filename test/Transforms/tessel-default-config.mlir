@@ -26,6 +26,33 @@ func.func @conv(%i: tensor<1x3x34x34xf32>, %f: tensor<16x3x3x3xf32>, %o: tensor<
 
 // -----
 
+// A prime extent (8191) has no dividing tile but 1: the default covers it
+// with boundary blocks, ceil(8191 / 256) = 32 blocks of 256 threads, instead
+// of 8191 blocks of one thread. 50257 = 29 * 1733 too: 197 blocks of 256.
+// CHECK-LABEL: func @prime_extents
+// CHECK: linalg.generic
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[37, 1], [32, 256]], unroll = 0>, tessel.sketch = #tessel.sketch<two_level_injective, "SS">}
+// CHECK: linalg.generic
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[3, 1], [197, 256]], unroll = 0>, tessel.sketch = #tessel.sketch<two_level_injective, "SS">}
+#pmap = affine_map<(d0, d1) -> (d0, d1)>
+func.func @prime_extents(%x: tensor<37x8191xf32>, %init: tensor<37x8191xf32>, %y: tensor<3x50257xf32>, %init2: tensor<3x50257xf32>) -> (tensor<37x8191xf32>, tensor<3x50257xf32>) {
+  %0 = linalg.generic {indexing_maps = [#pmap, #pmap], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<37x8191xf32>) outs(%init : tensor<37x8191xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.negf %in : f32
+    linalg.yield %r : f32
+  } -> tensor<37x8191xf32>
+  %1 = linalg.generic {indexing_maps = [#pmap, #pmap], iterator_types = ["parallel", "parallel"]}
+      ins(%y : tensor<3x50257xf32>) outs(%init2 : tensor<3x50257xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.negf %in : f32
+    linalg.yield %r : f32
+  } -> tensor<3x50257xf32>
+  return %0, %1 : tensor<37x8191xf32>, tensor<3x50257xf32>
+}
+
+// -----
+
 // Everything without a reduction gets two_level_injective.
 // CHECK-LABEL: func @elementwise
 // CHECK: linalg.generic

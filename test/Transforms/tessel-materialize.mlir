@@ -167,3 +167,33 @@ func.func @injective(%x: tensor<128x768xf32>, %init: tensor<128x768xf32>) -> ten
   } -> tensor<128x768xf32>
   return %0 : tensor<128x768xf32>
 }
+
+// -----
+
+// Boundary blocks: 8191 = 31 * 256 + 255 is covered by 32 blocks of 256
+// threads; the last block's tile is 255 wide, split over its 256 threads by
+// count (thread 255 gets an empty tile).
+// CHECK-LABEL: func @boundary_blocks
+// CHECK-DAG: %[[C1184:.*]] = arith.constant 1184 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C1184]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]],
+// CHECK: affine.min
+// CHECK: memref.subview %{{.*}} : memref<37x8191xf32> to memref<1x?xf32
+
+// FORALL-LABEL: func @boundary_blocks
+// FORALL: scf.forall (%{{.*}}, %[[B:.*]]) in (37, 32) {
+// FORALL: %[[W:.*]] = affine.min #{{.*}}(%[[B]])
+// FORALL: scf.forall (%{{.*}}) in (256) {
+// FORALL: } {mapping = [#gpu.thread<linear_dim_0>]}
+#bmap = affine_map<(d0, d1) -> (d0, d1)>
+func.func @boundary_blocks(%x: tensor<37x8191xf32>, %init: tensor<37x8191xf32>) -> tensor<37x8191xf32> {
+  %0 = linalg.generic {indexing_maps = [#bmap, #bmap], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<37x8191xf32>) outs(%init : tensor<37x8191xf32>)
+      attrs = {tessel.sketch = #tessel.sketch<two_level_injective>,
+               tessel.config = #tessel.config<tiles = [[37, 1], [32, 256]]>} {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.negf %in : f32
+    linalg.yield %r : f32
+  } -> tensor<37x8191xf32>
+  return %0 : tensor<37x8191xf32>
+}

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
@@ -178,3 +179,21 @@ TEST_F(ScheduleTest, RejectsWrongProductWithMessage) {
 }
 
 } // namespace
+
+TEST(BoundaryBlocksTest, OnlyAwkwardExtentsGetBoundaryBlocks) {
+  SmallVector<int64_t> all = {32, 64, 128, 256, 512, 1024};
+  // Primes and products of a small and a large prime.
+  EXPECT_EQ(getBoundaryBlockThreads(8191), all);
+  EXPECT_EQ(getBoundaryBlockThreads(50257), all); // 29 * 1733
+  EXPECT_EQ(getBoundaryBlockThreads(30522), all); // 2 * 3 * 5087
+  // A divisor from 32 to 1024 (at most 1024 iterations: the extent
+  // itself) is a good tile.
+  EXPECT_TRUE(getBoundaryBlockThreads(97).empty());
+  EXPECT_TRUE(getBoundaryBlockThreads(1021).empty());
+  EXPECT_FALSE(getBoundaryBlockThreads(1031 * 31).empty()); // no tile 32-1024
+  EXPECT_TRUE(getBoundaryBlockThreads(768).empty());
+  EXPECT_TRUE(getBoundaryBlockThreads(1000).empty()); // 40
+  EXPECT_TRUE(getBoundaryBlockThreads(37).empty());
+  EXPECT_TRUE(getBoundaryBlockThreads(64).empty());
+  EXPECT_FALSE(getBoundaryBlockThreads(2 * 1031).empty()); // 1031 is prime
+}

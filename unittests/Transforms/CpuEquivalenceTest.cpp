@@ -36,6 +36,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include "gtest/gtest.h"
@@ -282,6 +283,29 @@ func.func @f(%a: tensor<8x16x32xf32>, %b: tensor<32xf32>, %c: tensor<8x16x32xf32
     linalg.yield %t : f32
   } -> tensor<8x16x32xf32>
   return %0 : tensor<8x16x32xf32>
+})mlir"},
+    // Prime extents: no tile but 1 and the extent divides them, so the
+    // schedules cover them with boundary blocks (see below).
+    {"elementwise_prime_extents", R"mlir(
+func.func @f(%a: tensor<7x13x37xf32>, %b: tensor<37xf32>, %c: tensor<7x13x37xf32>) -> tensor<7x13x37xf32> {
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (k)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a, %b : tensor<7x13x37xf32>, tensor<37xf32>) outs(%c : tensor<7x13x37xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %t = math.tanh %m : f32
+    linalg.yield %t : f32
+  } -> tensor<7x13x37xf32>
+  return %0 : tensor<7x13x37xf32>
+})mlir"},
+    {"transpose_prime_extents", R"mlir(
+func.func @f(%a: tensor<13x97xf32>, %c: tensor<97x13xf32>) -> tensor<97x13xf32> {
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<13x97xf32>) outs(%c : tensor<97x13xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = arith.negf %x : f32
+    linalg.yield %t : f32
+  } -> tensor<97x13xf32>
+  return %0 : tensor<97x13xf32>
 })mlir"},
     {"row_reduction_generic", R"mlir(
 func.func @f(%a: tensor<24x96xf32>, %c: tensor<24xf32>) -> tensor<24xf32> {
@@ -635,12 +659,22 @@ TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
         &context, sketchKind, SketchAttr::getDefaultStructure(sketchKind),
         shared, /*registerAccumulator=*/reuse, kind.fusedConsumers, inlinable);
     SmallVector<SmallVector<int64_t>> tiles;
-    for (unsigned l = 0; l < nest.size(); ++l)
+    // Injective ops draw boundary blocks half the time: any threads per
+    // block along a loop, ceil(extent / threads) blocks.
+    bool boundaryBlocks = injective && rng() % 2 == 0;
+    for (unsigned l = 0; l < nest.size(); ++l) {
+      if (boundaryBlocks) {
+        int64_t threads = 1 + rng() % std::min<int64_t>(nest.extents[l], 64);
+        tiles.push_back(
+            {llvm::divideCeilSigned(nest.extents[l], threads), threads});
+        continue;
+      }
       tiles.push_back(randomSplit(nest.extents[l],
                                   nest.isReduction[l]
                                       ? sketch.getNumReductionLevels()
                                       : sketch.getNumSpaceLevels(),
                                   rng));
+    }
     const int64_t unrollOptions[] = {0, 16, 64, 512, 1024};
     SmallVector<int64_t> vector;
     for (size_t i = 0; i < shared.size(); ++i)
@@ -866,6 +900,28 @@ func.func @f(%x: tensor<1x32x64xf32>, %res: tensor<1x32x64xf32>, %gamma: tensor<
     linalg.yield %w : f32
   } -> tensor<1x32x64xf32>
   return %y : tensor<1x32x64xf32>
+})mlir",
+     2},
+    // A prime M (1031, above 1024): fusion pads the matmul's M to 1152
+    // with zeros (the pad inlined into the staged load of A); the bias and
+    // ReLU read the slice of the padded result, as a kernel of their own
+    // that covers M with boundary blocks.
+    {"prime_matmul_bias_relu", R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @f(%a: tensor<1031x24xf32>, %w: tensor<24x40xf32>, %bias: tensor<40xf32>) -> tensor<1031x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1031x40xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1031x40xf32>) -> tensor<1031x40xf32>
+  %m = linalg.matmul ins(%a, %w : tensor<1031x24xf32>, tensor<24x40xf32>) outs(%init : tensor<1031x40xf32>) -> tensor<1031x40xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<1031x40xf32>, tensor<40xf32>) outs(%e : tensor<1031x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %p = arith.maximumf %s, %zero : f32
+    linalg.yield %p : f32
+  } -> tensor<1031x40xf32>
+  return %r : tensor<1031x40xf32>
 })mlir",
      2},
 };

@@ -12,6 +12,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tessel;
 
@@ -160,6 +162,56 @@ TEST_F(SearchSpaceTest, SizeEstimate) {
   // reduction levels (C(12,2) = 66), 5 unroll values, 3 widths for each of
   // the two staged f32 operands.
   EXPECT_EQ(space->getSizeEstimate(), 1001ull * 1001 * 66 * 5 * 3 * 3);
+}
+
+/// An elementwise op over a prime extent (8191): besides its dividing
+/// tiles ([8191, 1] only: 8191 threads do not fit a block), the space holds
+/// boundary blocks of 32 to 1024 threads, each drawn about as often.
+TEST_F(SearchSpaceTest, AwkwardInjectiveLoopsSampleBoundaryBlocks) {
+  TaskExtractionOptions options;
+  options.includeSimpleTasks = true;
+  tasks = extract(R"mlir(
+func.func @f(%x: tensor<8x8191xf32>, %init: tensor<8x8191xf32>) -> tensor<8x8191xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x8191xf32>) outs(%init : tensor<8x8191xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.negf %in : f32
+    linalg.yield %r : f32
+  } -> tensor<8x8191xf32>
+  return %0 : tensor<8x8191xf32>
+})mlir",
+                  options);
+  ASSERT_EQ(tasks.size(), 1u);
+  linalg::LinalgOp op = tasks.front().getTargetOp();
+  SketchAttr sketch = tasks.front().sketches.front();
+  ASSERT_EQ(sketch.getKind(), SketchKind::TwoLevelInjective);
+  FailureOr<SearchSpace> space = SearchSpace::get(op, sketch, device);
+  ASSERT_TRUE(succeeded(space));
+  // Loop 0 (8 = 2^3 over 2 levels): 4 tilings; loop 1: [8191, 1], [1, 8191]
+  // and 6 boundary thread counts; 5 unroll values.
+  EXPECT_EQ(space->getSizeEstimate(), 4ull * 8 * 5);
+  RandomEngine rng(1);
+  std::map<int64_t, int> threadsOfLoop1;
+  for (int i = 0; i < 700; ++i) {
+    FailureOr<ConfigAttr> config = space->sample(rng);
+    ASSERT_TRUE(succeeded(config));
+    ASSERT_TRUE(verifies(op, sketch, *config));
+    ArrayRef<int64_t> levels = config->getLoopTiles(1);
+    EXPECT_EQ(levels[0], (8191 + levels[1] - 1) / levels[1]);
+    ++threadsOfLoop1[levels[1]];
+  }
+  // 1 (the dividing tiles) and 32, ..., 1024, each drawn with probability
+  // 1/7 (minus the draws rejected for more than 1024 threads per block).
+  EXPECT_EQ(threadsOfLoop1.size(), 7u);
+  EXPECT_GT(threadsOfLoop1[1], 50);
+  EXPECT_GT(threadsOfLoop1[32], 50);
+  // Mutations keep covering the loop.
+  ConfigAttr current = *space->sample(rng);
+  for (int i = 0; i < 200; ++i) {
+    if (std::optional<ConfigAttr> next = space->mutateTileSize(current, rng))
+      current = *next;
+    ASSERT_TRUE(verifies(op, sketch, current));
+  }
 }
 
 TEST_F(SearchSpaceTest, CheckExplainsDeviceLimits) {

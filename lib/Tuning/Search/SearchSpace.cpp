@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Search/SearchSpace.h"
+#include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -381,6 +382,17 @@ SearchSpace::sampleVector(LoopTiles tiles, RandomEngine &rng) const {
   return vector;
 }
 
+/// Per loop, the boundary-block thread counts its tiles may take
+/// (getBoundaryBlockThreads; injective sketches only, else none).
+static SmallVector<SmallVector<int64_t>>
+getBoundaryThreadsOf(SketchAttr sketch, const LoopNest &nest) {
+  SmallVector<SmallVector<int64_t>> threads(nest.size());
+  if (sketch.getKind() == SketchKind::TwoLevelInjective)
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      threads[loop] = getBoundaryBlockThreads(nest.extents[loop]);
+  return threads;
+}
+
 FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
   MLIRContext *ctx = op->getContext();
   std::string lastReason;
@@ -388,10 +400,24 @@ FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
   // spelled out (by check()) if no draw succeeds.
   SmallVector<SmallVector<int64_t>> lastRejected;
   SmallVector<int64_t> ones(sketch.getShared().size(), 1);
+  SmallVector<SmallVector<int64_t>> boundaryThreads =
+      getBoundaryThreadsOf(sketch, nest);
   for (int attempt = 0; attempt < kMaxSampleTries; ++attempt) {
     SmallVector<SmallVector<int64_t>> tiles;
     for (unsigned loop = 0; loop < nest.size(); ++loop) {
       SmallVector<int64_t> &levels = tiles.emplace_back(getNumLevels(loop), 1);
+      // An awkward loop of an injective sketch: its dividing tiles (one
+      // draw) or one of its boundary-block thread counts, uniformly.
+      ArrayRef<int64_t> covering = boundaryThreads[loop];
+      if (!covering.empty()) {
+        size_t choice = rng.uniform(covering.size() + 1);
+        if (choice < covering.size()) {
+          levels = {llvm::divideCeilSigned(nest.extents[loop],
+                                            covering[choice]),
+                    covering[choice]};
+          continue;
+        }
+      }
       for (auto [prime, exponent] : primeFactors[loop]) {
         SmallVector<int64_t> parts =
             sampleComposition(exponent, levels.size(), rng);
@@ -484,11 +510,16 @@ ConfigAttr SearchSpace::mutateUnroll(ConfigAttr config, RandomEngine &rng) {
 }
 
 uint64_t SearchSpace::getSizeEstimate() const {
+  SmallVector<SmallVector<int64_t>> boundaryThreads =
+      getBoundaryThreadsOf(sketch, nest);
   uint64_t size = std::size(kUnrollValues);
   for (unsigned loop = 0; loop < nest.size(); ++loop) {
     uint64_t parts = getNumLevels(loop);
+    uint64_t tilings = 1;
     for (auto [prime, exponent] : primeFactors[loop])
-      size = saturatingMul(size, binomial(exponent + parts - 1, parts - 1));
+      tilings =
+          saturatingMul(tilings, binomial(exponent + parts - 1, parts - 1));
+    size = saturatingMul(size, tilings + boundaryThreads[loop].size());
   }
   for (const SmallVector<int64_t> &widths : vectorCandidates)
     size = saturatingMul(size, widths.size());

@@ -78,6 +78,21 @@ func.func @config_without_sketch(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>
 
 // -----
 
+// Boundary blocks: the block count must be ceil(extent / block tile).
+func.func @boundary_block_count(%x: tensor<8191xf32>, %init: tensor<8191xf32>) -> tensor<8191xf32> {
+  // expected-error @+1 {{tile sizes of loop 0 multiply to 8448: the loop extent 8191 needs 32 blocks of 256, not 33}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<8191xf32>) outs(%init : tensor<8191xf32>)
+      attrs = {tessel.sketch = #tessel.sketch<two_level_injective>,
+               tessel.config = #tessel.config<tiles = [[33, 256]]>} {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<8191xf32>
+  return %0 : tensor<8191xf32>
+}
+
+// -----
+
 func.func @not_linalg(%a: f32) -> f32 {
   // expected-error @+1 {{'tessel.sketch' can only annotate a linalg operation}}
   %0 = arith.addf %a, %a {tessel.sketch = #tessel.sketch<two_level_injective>} : f32

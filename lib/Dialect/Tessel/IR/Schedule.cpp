@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -13,6 +14,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -242,6 +244,19 @@ int64_t tessel::getNumBlocks(SketchAttr sketch, ConfigAttr config,
   return blocks;
 }
 
+SmallVector<int64_t> tessel::getBoundaryBlockThreads(int64_t extent) {
+  constexpr int64_t kMinThreads = 32;
+  if (extent <= kMaxThreadsPerBlock)
+    return {};
+  for (int64_t d = kMinThreads; d <= kMaxThreadsPerBlock; ++d)
+    if (extent % d == 0)
+      return {};
+  SmallVector<int64_t> threads;
+  for (int64_t t = kMinThreads; t <= kMaxThreadsPerBlock; t *= 2)
+    threads.push_back(t);
+  return threads;
+}
+
 SmallVector<int64_t> tessel::getFootprintShape(AffineMap map,
                                                ArrayRef<int64_t> tile) {
   return FootprintFunction(map).getShape(tile);
@@ -309,10 +324,24 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
                          << sketch.getStructure() << "\" has " << expected
                          << (reduction ? " reduction" : " space") << " levels";
     int64_t product = productFrom(levels, 0);
-    if (product != nest.extents[loop])
+    if (product == nest.extents[loop])
+      continue;
+    // An injective op may cover a loop with boundary blocks: the outer
+    // level is the block count ceil(extent / block tile), and the threads
+    // past the extent idle.
+    int64_t blockTile = productFrom(levels, 1);
+    int64_t covering = llvm::divideCeilSigned(nest.extents[loop], blockTile);
+    if (sketch.getKind() == SketchKind::TwoLevelInjective &&
+        levels.front() == covering)
+      continue;
+    if (sketch.getKind() == SketchKind::TwoLevelInjective)
       return emitError() << "tile sizes of loop " << loop << " multiply to "
-                         << product << ", not to the loop extent "
-                         << nest.extents[loop];
+                         << product << ": the loop extent " << nest.extents[loop]
+                         << " needs " << covering << " blocks of "
+                         << blockTile << ", not " << levels.front();
+    return emitError() << "tile sizes of loop " << loop << " multiply to "
+                       << product << ", not to the loop extent "
+                       << nest.extents[loop];
   }
   int64_t threads = getThreadsPerBlock(sketch, config, nest);
   if (threads > kMaxThreadsPerBlock)

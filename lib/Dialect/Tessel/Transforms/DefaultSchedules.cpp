@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
+#include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -225,11 +227,17 @@ static FailureOr<Schedule> getInjectiveSchedule(linalg::LinalgOp op,
   int64_t budget = kTargetThreads;
   for (int64_t loop = nest.size() - 1; loop >= 0 && budget > 1; --loop) {
     threads[loop] = largestDivisorAtMost(nest.extents[loop], budget);
+    // An awkward extent (a prime) is covered with boundary blocks of the
+    // most threads the budget allows, rather than one thread per block.
+    for (int64_t covering : getBoundaryBlockThreads(nest.extents[loop]))
+      if (covering <= budget && covering > threads[loop])
+        threads[loop] = covering;
     budget /= threads[loop];
   }
   SmallVector<SmallVector<int64_t>> tiles;
   for (unsigned loop = 0; loop < nest.size(); ++loop)
-    tiles.push_back({nest.extents[loop] / threads[loop], threads[loop]});
+    tiles.push_back({llvm::divideCeilSigned(nest.extents[loop], threads[loop]),
+                     threads[loop]});
   auto sketch = SketchAttr::get(
       ctx, SketchKind::TwoLevelInjective,
       SketchAttr::getDefaultStructure(SketchKind::TwoLevelInjective), {},

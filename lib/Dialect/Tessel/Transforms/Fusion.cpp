@@ -6,6 +6,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/PadExtents.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -294,6 +295,7 @@ void tessel::populateTesselFusionPatterns(RewritePatternSet &patterns) {
   patterns.add<WriteUnitDimsThroughNewLoops, RecomputeInEachConsumer,
                FillForEachUser>(context);
   linalg::populateElementwiseOpsFusionPatterns(patterns, shouldMergeProducer);
+  populatePadAwkwardContractionPatterns(patterns);
   // Reshapes between ops (torch-mlir's head splits and batch collapses)
   // move through the op they feed or read when they have no other use, so
   // that the ops meet and fuse.

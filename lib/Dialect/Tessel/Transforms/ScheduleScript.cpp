@@ -104,10 +104,19 @@ private:
                     unsigned firstLevel) const {
     return product(levels(op, l).drop_front(firstLevel));
   }
+  /// Whether loop `l` of `op` has boundary blocks: its tiles cover the
+  /// extent without dividing it (injective sketches only).
+  bool hasBoundaryBlocks(const ScheduledOp &op, unsigned l) const {
+    return innerTile(op, l, 0) != op.nest.extents[l];
+  }
   std::string tileKnob(const ScheduledOp &op, unsigned l, unsigned firstLevel,
                        StringRef levelName) {
-    return knob(op, llvm::formatv("d{0}.{1}", l, levelName).str(),
-                innerTile(op, l, firstLevel), divisors(op.nest.extents[l]));
+    int64_t tile = innerTile(op, l, firstLevel);
+    SmallVector<int64_t> domain = divisors(op.nest.extents[l]);
+    if (!llvm::is_contained(domain, tile))
+      domain.insert(llvm::upper_bound(domain, tile), tile);
+    return knob(op, llvm::formatv("d{0}.{1}", l, levelName).str(), tile,
+                domain);
   }
 
   /// Sizes for a op whose loop `j` runs op loop `loopMap[j]`, with entry
@@ -539,7 +548,29 @@ std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
     ++sizes.numParams;
   }
   std::string forall;
-  return tileForall(current, sizes, "thread", forall);
+  bool boundary = llvm::any_of(loopMap, [&](unsigned l) {
+    return hasBoundaryBlocks(op, l);
+  });
+  if (!boundary)
+    return tileForall(current, sizes, "thread", forall);
+  // A boundary block's tile is smaller than the block: split it over the
+  // block's threads by count (the threads past its end get empty tiles),
+  // so that the forall keeps its static thread count.
+  SizeList counts = sizesFor(loopMap, [&](unsigned l) -> std::string {
+    if (op.nest.isReduction[l] || sizes.entries[llvm::find(loopMap, l) -
+                                                loopMap.begin()] == "0")
+      return "";
+    return knob(op, llvm::formatv("d{0}.threads", l).str(),
+                levels(op, l)[threadLevel], {levels(op, l)[threadLevel]});
+  });
+  std::string tiled = fresh("tiled");
+  forall = fresh("forall");
+  line(llvm::formatv(
+      "{0}, {1} = transform.structured.tile_using_forall {2} num_threads {3} "
+      "(mapping = {4}) : ({5}) -> (!transform.any_op, !transform.any_op)",
+      tiled, forall, current, counts.str(),
+      linearMapping("thread", counts.numNonZero()), counts.types()));
+  return tiled;
 }
 
 void ScriptWriter::writeCooperativeLoads(const ScheduledOp &op,

@@ -1,0 +1,80 @@
+//===- PadExtents.cpp - Padding contractions with awkward extents ---------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/Transforms/PadExtents.h"
+#include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+int64_t tessel::getPaddedExtent(int64_t extent) {
+  if (getBoundaryBlockThreads(extent).empty())
+    return extent;
+  return llvm::alignTo(extent, 128);
+}
+
+namespace {
+/// Pads the awkward loops of a contraction with zeros (exact: padded
+/// reduction iterations add products of zeros, padded parallel iterations
+/// are sliced away).
+struct PadAwkwardContraction
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+        !linalg::isaContractionOpInterface(op))
+      return rewriter.notifyMatchFailure(op, "not a contraction on tensors");
+    if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+          return map.isProjectedPermutation();
+        }))
+      return rewriter.notifyMatchFailure(op, "maps are not permutations");
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    if (llvm::any_of(extents, ShapedType::isDynamic))
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    SmallVector<int64_t> dims, multiples;
+    for (auto [loop, extent] : llvm::enumerate(extents)) {
+      int64_t padded = getPaddedExtent(extent);
+      if (padded == extent)
+        continue;
+      dims.push_back(loop);
+      multiples.push_back(128);
+    }
+    if (dims.empty())
+      return rewriter.notifyMatchFailure(op, "no awkward extent");
+    SmallVector<Attribute> zeros;
+    for (OpOperand &operand : op->getOpOperands())
+      zeros.push_back(
+          rewriter.getZeroAttr(getElementTypeOrSelf(operand.get().getType())));
+    linalg::LinalgPaddingOptions options;
+    options.setPaddingDimensions(dims)
+        .setPadToMultipleOf(multiples)
+        .setPaddingValues(zeros)
+        .setCopyBackOp(linalg::LinalgPaddingOptions::CopyBackOp::None);
+    linalg::LinalgOp padded;
+    SmallVector<Value> replacements;
+    SmallVector<tensor::PadOp> pads;
+    if (failed(linalg::rewriteAsPaddedOp(rewriter, op, options, padded,
+                                         replacements, pads)))
+      return rewriter.notifyMatchFailure(op, "upstream padding failed");
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+} // namespace
+
+void tessel::populatePadAwkwardContractionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<PadAwkwardContraction>(patterns.getContext());
+}
