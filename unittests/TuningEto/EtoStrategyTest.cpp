@@ -213,8 +213,9 @@ TEST_F(EtoStrategyTest, FetchLoopOption) {
     SmallVector<SmallVector<int64_t>> tiles = getTiles(first.front());
     bool alongRy = options.fetchLoop == FetchLoop::Reference;
     EXPECT_EQ(tiles[5][0], alongRy ? 3 : 1);
-    if (alongRy)
+    if (alongRy) {
       EXPECT_EQ(tiles[4][0], 1);
+    }
   }
 }
 
