@@ -123,6 +123,8 @@ llvm::Error EtoStrategy::prepare(TaskSearchState &state) {
     if (!costs)
       return fail("eto: " + llvm::toString(costs.takeError()));
     model.emplace(std::move(*costs));
+    if (sharedThreadShapes)
+      model->shareThreadShapes(sharedThreadShapes);
     llvm::Expected<ReuseShapes> shapes =
         getReuseShapes(*betaSpace, reference.config);
     if (!shapes)

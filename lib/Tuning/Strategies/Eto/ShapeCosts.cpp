@@ -343,7 +343,21 @@ ShapeCostModel::getThreadShape(int64_t threads, ArrayRef<int64_t> blockShape,
     blocks *= nest.extents[loop] / extent;
   if (threads <= 0 || threads % blocks != 0)
     return std::nullopt;
-  int64_t perBlock = threads / blocks;
+  std::vector<int64_t> key{threads};
+  key.insert(key.end(), blockShape.begin(), blockShape.end());
+  key.push_back(-1);
+  key.insert(key.end(), fetchShape.begin(), fetchShape.end());
+  auto [cached, inserted] = threadShapes->try_emplace(std::move(key));
+  if (!inserted)
+    return cached->second;
+  cached->second = searchThreadShape(threads / blocks, blockShape, fetchShape);
+  return cached->second;
+}
+
+std::optional<ThreadShape>
+ShapeCostModel::searchThreadShape(int64_t perBlock,
+                                  ArrayRef<int64_t> blockShape,
+                                  ArrayRef<int64_t> fetchShape) const {
   struct Option {
     int64_t cost;
     int64_t vthreads;

@@ -36,12 +36,15 @@ getSpaceLike(const TuningTask &alpha, SketchAttr sketch,
 /// the reference's sketch).
 static llvm::Expected<int64_t>
 countOnSpace(const std::optional<SearchSpace> &space,
-             const ReferenceProgram &beta, const EtoOptions &options) {
+             const ReferenceProgram &beta, const EtoOptions &options,
+             std::shared_ptr<ThreadShapeCache> threadShapes = nullptr) {
   // Only the space of beta's sketch: the strategy uses no other.
   TaskSearchState state;
   if (space)
     state.spaces.push_back(*space);
   EtoStrategy strategy(options, beta);
+  if (threadShapes)
+    strategy.shareThreadShapes(std::move(threadShapes));
   if (llvm::Error error = strategy.prepare(state))
     return std::move(error);
   int64_t measured = 0;
@@ -77,15 +80,19 @@ double tessel::estimateEtoTrials(const TuningTask &alpha,
                                  const EtoOptions &options, uint64_t seed) {
   constexpr double kNoEdge = std::numeric_limits<double>::infinity();
   // Beta's spaces of the sketches alpha has too, with alpha's.
+  // (Each alpha space with its GetTShape answers, shared by the samples.)
   std::vector<std::pair<SearchSpace, SearchSpace>> spaces;
+  std::vector<std::shared_ptr<ThreadShapeCache>> threadShapes;
   for (SketchAttr sketch : beta.sketches) {
     std::optional<SearchSpace> alphaSpace = getSpaceLike(alpha, sketch, device);
     if (!alphaSpace)
       continue;
     FailureOr<SearchSpace> space =
         SearchSpace::get(beta.getTargetOp(), sketch, device);
-    if (succeeded(space))
+    if (succeeded(space)) {
       spaces.emplace_back(std::move(*space), std::move(*alphaSpace));
+      threadShapes.push_back(std::make_shared<ThreadShapeCache>());
+    }
   }
   if (spaces.empty() || options.samples <= 0)
     return kNoEdge;
@@ -94,13 +101,14 @@ double tessel::estimateEtoTrials(const TuningTask &alpha,
   int counted = 0;
   for (int sample = 0; sample < options.samples; ++sample) {
     std::optional<int64_t> worst;
-    for (auto &[space, alphaSpace] : spaces) {
+    for (auto [index, spacePair] : llvm::enumerate(spaces)) {
+      auto &[space, alphaSpace] = spacePair;
       FailureOr<ConfigAttr> config = space.sample(rng);
       if (failed(config))
         continue;
       ReferenceProgram reference{&beta, space.getSketch(), *config};
       llvm::Expected<int64_t> count =
-          countOnSpace(alphaSpace, reference, options);
+          countOnSpace(alphaSpace, reference, options, threadShapes[index]);
       if (!count) {
         llvm::consumeError(count.takeError());
         continue;

@@ -70,6 +70,13 @@ public:
   /// Idempotent.
   llvm::Error prepare(TaskSearchState &state);
 
+  /// Makes the shape cost model of a multi_level_tiling search keep its
+  /// GetTShape answers in `cache` (call before prepare()), so that
+  /// searches of the same alpha space share them (the trial estimator).
+  void shareThreadShapes(std::shared_ptr<ThreadShapeCache> cache) {
+    sharedThreadShapes = std::move(cache);
+  }
+
   /// The ranges of alpha's features (after prepare()).
   const FeatureRanges &getRanges() const { return ranges; }
   /// The block counts of the search, increasing (after prepare();
@@ -130,6 +137,7 @@ private:
   const SearchSpace *space = nullptr;
   std::optional<SearchSpace> betaSpace;
   std::optional<ShapeCostModel> model;
+  std::shared_ptr<ThreadShapeCache> sharedThreadShapes;
   ProgramFeatures betaFeatures;
   ReuseShapes betaShapes;
   int64_t betaRegisters = 0;

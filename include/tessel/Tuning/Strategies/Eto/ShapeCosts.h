@@ -20,7 +20,10 @@
 #include "tessel/Tuning/Strategies/Eto/EtoOptions.h"
 #include "tessel/Tuning/Strategies/Eto/ReuseAnalysis.h"
 
+#include <map>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace mlir {
 namespace tessel {
@@ -36,6 +39,13 @@ struct ThreadShape {
            threadShape == other.threadShape;
   }
 };
+
+/// GetTShape's answers for one space, by (threads, block shape, fetch
+/// shape): the search behind them is the costly part of the trial
+/// estimator, which asks the same questions of alpha's space once per
+/// sampled program of beta.
+using ThreadShapeCache =
+    std::map<std::vector<int64_t>, std::optional<ThreadShape>>;
 
 /// The cost models of one multi_level_tiling space. Block, thread and fetch
 /// shapes are per space loop (block, thread) or per reduction loop (fetch),
@@ -111,6 +121,12 @@ public:
 
   const SearchSpace &getSpace() const { return *space; }
 
+  /// Keeps getThreadShape's answers in `cache`, which other models of the
+  /// same space (and options) may share; each model has its own otherwise.
+  void shareThreadShapes(std::shared_ptr<ThreadShapeCache> cache) {
+    threadShapes = std::move(cache);
+  }
+
 private:
   struct Operand {
     FootprintFunction footprint;
@@ -124,6 +140,11 @@ private:
   ShapeCostModel(const SearchSpace &space, const EtoOptions &options)
       : space(&space), options(options) {}
 
+  /// getThreadShape's search for `perBlock` threads per block.
+  std::optional<ThreadShape> searchThreadShape(int64_t perBlock,
+                                               ArrayRef<int64_t> blockShape,
+                                               ArrayRef<int64_t> fetchShape) const;
+
   /// The loop tile of a block: `blockShape` on space loops, the reduction
   /// extents divided by `fetchShape` (the whole extents when empty).
   SmallVector<int64_t> getLoopTile(ArrayRef<int64_t> blockShape,
@@ -134,6 +155,8 @@ private:
   SmallVector<Operand> operands;
   SmallVector<unsigned> spaceLoops;
   SmallVector<unsigned> reductionLoops;
+  std::shared_ptr<ThreadShapeCache> threadShapes =
+      std::make_shared<ThreadShapeCache>();
 };
 
 } // namespace tessel
