@@ -6,6 +6,8 @@
 
 #include "tessel/Tuning/Strategies/Eto/TrialEstimator.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -78,6 +80,16 @@ double tessel::estimateEtoTrials(const TuningTask &alpha,
                                  const TuningTask &beta,
                                  const DeviceDescription &device,
                                  const EtoOptions &options, uint64_t seed) {
+  AlphaThreadShapes alphaThreadShapes;
+  return estimateEtoTrials(alpha, beta, device, options, seed,
+                           alphaThreadShapes);
+}
+
+double tessel::estimateEtoTrials(const TuningTask &alpha,
+                                 const TuningTask &beta,
+                                 const DeviceDescription &device,
+                                 const EtoOptions &options, uint64_t seed,
+                                 AlphaThreadShapes &alphaThreadShapes) {
   constexpr double kNoEdge = std::numeric_limits<double>::infinity();
   // Beta's spaces of the sketches alpha has too, with alpha's.
   // (Each alpha space with its GetTShape answers, shared by the samples.)
@@ -91,7 +103,12 @@ double tessel::estimateEtoTrials(const TuningTask &alpha,
         SearchSpace::get(beta.getTargetOp(), sketch, device);
     if (succeeded(space)) {
       spaces.emplace_back(std::move(*space), std::move(*alphaSpace));
-      threadShapes.push_back(std::make_shared<ThreadShapeCache>());
+      std::string sketchKey;
+      llvm::raw_string_ostream(sketchKey) << spaces.back().second.getSketch();
+      std::shared_ptr<ThreadShapeCache> &cache = alphaThreadShapes[sketchKey];
+      if (!cache)
+        cache = std::make_shared<ThreadShapeCache>();
+      threadShapes.push_back(cache);
     }
   }
   if (spaces.empty() || options.samples <= 0)

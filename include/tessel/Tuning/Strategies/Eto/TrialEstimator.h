@@ -44,6 +44,19 @@ double estimateEtoTrials(const TuningTask &alpha, const TuningTask &beta,
                          const DeviceDescription &device,
                          const EtoOptions &options, uint64_t seed);
 
+/// GetTShape's answers for one task alpha, per sketch of alpha's: what
+/// estimates of edges into alpha may share (the same answers, found once).
+using AlphaThreadShapes =
+    std::map<std::string, std::shared_ptr<ThreadShapeCache>>;
+
+/// estimateEtoTrials, keeping GetTShape's answers on alpha's spaces in
+/// `alphaThreadShapes`, which must be used for this alpha (and device and
+/// options) only. The result is the same.
+double estimateEtoTrials(const TuningTask &alpha, const TuningTask &beta,
+                         const DeviceDescription &device,
+                         const EtoOptions &options, uint64_t seed,
+                         AlphaThreadShapes &alphaThreadShapes);
+
 } // namespace tessel
 } // namespace mlir
 

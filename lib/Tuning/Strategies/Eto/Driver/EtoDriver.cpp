@@ -248,6 +248,8 @@ OcGraph EtoDriver::buildGraph(TuningSession &session) {
       ++heavyTasks;
       continue;
     }
+    // The estimates of the edges into alpha share GetTShape's answers.
+    AlphaThreadShapes alphaThreadShapes;
     for (auto [betaIndex, beta] : llvm::enumerate(nodes)) {
       if (alphaIndex == betaIndex ||
           !checkReusePair(*alpha.task, *beta.task).reusable)
@@ -261,7 +263,8 @@ OcGraph EtoDriver::buildGraph(TuningSession &session) {
       }
       double cost =
           estimateEtoTrials(*alpha.task, *beta.task, device, etoOptions,
-                            seed ^ (alphaIndex * 1000003 + betaIndex));
+                            seed ^ (alphaIndex * 1000003 + betaIndex),
+                            alphaThreadShapes);
       // No sketch in common or no program of beta to sample: no edge.
       if (!std::isfinite(cost))
         continue;
