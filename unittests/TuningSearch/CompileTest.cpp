@@ -28,11 +28,12 @@ protected:
 
   /// Compiles `count` sampled configs of every materializable sketch of the
   /// single task of `source` to PTX.
-  void compileSamples(StringRef source, int count) {
+  void compileSamples(StringRef source, int count,
+                      const TaskExtractionOptions &extraction = {}) {
     llvm::Expected<DeviceDescription> device = findDevice("h100");
     ASSERT_TRUE(static_cast<bool>(device))
         << llvm::toString(device.takeError());
-    std::vector<TuningTask> tasks = extract(source);
+    std::vector<TuningTask> tasks = extract(source, extraction);
     ASSERT_EQ(tasks.size(), 1u);
     TuningTask &task = tasks.front();
     auto options =
@@ -150,6 +151,36 @@ func.func @f(%a: tensor<128x768xf32>) -> tensor<128xf32> {
 })mlir",
                  5);
   EXPECT_TRUE(sketchKinds.count(SketchKind::CrossThreadReduction));
+}
+
+// Awkward extents (docs/SearchSpace.md): an elementwise op over a prime
+// extent samples boundary blocks; a matmul with a prime M is padded by
+// fusion (its task is the padded op with the pad inlined).
+TEST_F(CompileTest, SampledAwkwardExtentConfigsCompile) {
+  TaskExtractionOptions simple;
+  simple.includeSimpleTasks = true;
+  compileSamples(R"mlir(
+func.func @f(%x: tensor<4x8191xf32>, %init: tensor<4x8191xf32>) -> tensor<4x8191xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8191xf32>) outs(%init : tensor<4x8191xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = math.exp %in : f32
+    linalg.yield %r : f32
+  } -> tensor<4x8191xf32>
+  return %0 : tensor<4x8191xf32>
+})mlir",
+                 8, simple);
+  EXPECT_TRUE(sketchKinds.count(SketchKind::TwoLevelInjective));
+  compileSamples(R"mlir(
+func.func @f(%a: tensor<1031x64xf32>, %b: tensor<64x256xf32>) -> tensor<1031x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1031x256xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1031x256xf32>) -> tensor<1031x256xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<1031x64xf32>, tensor<64x256xf32>) outs(%init : tensor<1031x256xf32>) -> tensor<1031x256xf32>
+  return %0 : tensor<1031x256xf32>
+})mlir",
+                 5);
+  EXPECT_TRUE(sketchKinds.count(SketchKind::MultiLevelTiling));
 }
 
 // A batch-1 fully connected layer: matvec, also as a cross-thread
