@@ -17,10 +17,13 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
+/// What an awkward extent is padded to a multiple of.
+static constexpr int64_t kPadMultiple = 128;
+
 int64_t tessel::getPaddedExtent(int64_t extent) {
   if (getBoundaryBlockThreads(extent).empty())
     return extent;
-  return llvm::alignTo(extent, 128);
+  return llvm::alignTo(extent, kPadMultiple);
 }
 
 namespace {
@@ -45,11 +48,10 @@ struct PadAwkwardContraction
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     SmallVector<int64_t> dims, multiples;
     for (auto [loop, extent] : llvm::enumerate(extents)) {
-      int64_t padded = getPaddedExtent(extent);
-      if (padded == extent)
+      if (getPaddedExtent(extent) == extent)
         continue;
       dims.push_back(loop);
-      multiples.push_back(128);
+      multiples.push_back(kPadMultiple);
     }
     if (dims.empty())
       return rewriter.notifyMatchFailure(op, "no awkward extent");

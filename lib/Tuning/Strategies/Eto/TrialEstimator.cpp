@@ -91,25 +91,28 @@ double tessel::estimateEtoTrials(const TuningTask &alpha,
                                  const EtoOptions &options, uint64_t seed,
                                  AlphaThreadShapes &alphaThreadShapes) {
   constexpr double kNoEdge = std::numeric_limits<double>::infinity();
-  // Beta's spaces of the sketches alpha has too, with alpha's.
-  // (Each alpha space with its GetTShape answers, shared by the samples.)
-  std::vector<std::pair<SearchSpace, SearchSpace>> spaces;
-  std::vector<std::shared_ptr<ThreadShapeCache>> threadShapes;
+  // Beta's spaces of the sketches alpha has too, with alpha's and the
+  // GetTShape answers on alpha's, which the samples share.
+  struct SharedSketch {
+    SearchSpace beta;
+    SearchSpace alpha;
+    std::shared_ptr<ThreadShapeCache> threadShapes;
+  };
+  std::vector<SharedSketch> spaces;
   for (SketchAttr sketch : beta.sketches) {
     std::optional<SearchSpace> alphaSpace = getSpaceLike(alpha, sketch, device);
     if (!alphaSpace)
       continue;
     FailureOr<SearchSpace> space =
         SearchSpace::get(beta.getTargetOp(), sketch, device);
-    if (succeeded(space)) {
-      spaces.emplace_back(std::move(*space), std::move(*alphaSpace));
-      std::string sketchKey;
-      llvm::raw_string_ostream(sketchKey) << spaces.back().second.getSketch();
-      std::shared_ptr<ThreadShapeCache> &cache = alphaThreadShapes[sketchKey];
-      if (!cache)
-        cache = std::make_shared<ThreadShapeCache>();
-      threadShapes.push_back(cache);
-    }
+    if (failed(space))
+      continue;
+    std::string sketchKey;
+    llvm::raw_string_ostream(sketchKey) << alphaSpace->getSketch();
+    std::shared_ptr<ThreadShapeCache> &cache = alphaThreadShapes[sketchKey];
+    if (!cache)
+      cache = std::make_shared<ThreadShapeCache>();
+    spaces.push_back({std::move(*space), std::move(*alphaSpace), cache});
   }
   if (spaces.empty() || options.samples <= 0)
     return kNoEdge;
@@ -118,14 +121,13 @@ double tessel::estimateEtoTrials(const TuningTask &alpha,
   int counted = 0;
   for (int sample = 0; sample < options.samples; ++sample) {
     std::optional<int64_t> worst;
-    for (auto [index, spacePair] : llvm::enumerate(spaces)) {
-      auto &[space, alphaSpace] = spacePair;
-      FailureOr<ConfigAttr> config = space.sample(rng);
+    for (SharedSketch &shared : spaces) {
+      FailureOr<ConfigAttr> config = shared.beta.sample(rng);
       if (failed(config))
         continue;
-      ReferenceProgram reference{&beta, space.getSketch(), *config};
-      llvm::Expected<int64_t> count =
-          countOnSpace(alphaSpace, reference, options, threadShapes[index]);
+      ReferenceProgram reference{&beta, shared.beta.getSketch(), *config};
+      llvm::Expected<int64_t> count = countOnSpace(shared.alpha, reference,
+                                                   options, shared.threadShapes);
       if (!count) {
         llvm::consumeError(count.takeError());
         continue;
