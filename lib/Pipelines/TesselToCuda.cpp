@@ -50,6 +50,14 @@ FailureOr<std::string> tessel::getDefaultPtxFeatures(StringRef chip) {
   return "+ptx" + std::to_string(ptx);
 }
 
+/// The SM version of a chip name `sm_XY[a]` (checked by checkOptions).
+static unsigned getSmVersion(StringRef chip) {
+  unsigned sm = 0;
+  (void)chip.consume_front("sm_");
+  (void)chip.consumeInteger(10, sm);
+  return sm;
+}
+
 /// The CUDA toolkit directory whose libdevice kernels may call (math ops
 /// lower to `__nv_*` functions), or "" when it has none.
 static std::string getLibdeviceToolkit(StringRef cudaPath) {
@@ -151,6 +159,8 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
     pm.addPass(createTesselDefaultConfig());
   TesselMaterializeOptions materialize;
   materialize.recordFacts = true;
+  // cp.async needs sm_80.
+  materialize.asyncCopies = getSmVersion(options.chip) >= 80;
   pm.addPass(createTesselMaterialize(materialize));
 
   // Kernels: outline, lower to NVVM, serialize to PTX.

@@ -484,7 +484,8 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
 
     // Keep the vector widths when they still fit, else draw valid ones.
     auto mutated =
-        ConfigAttr::get(ctx, tiles, config.getUnroll(), config.getVector());
+        ConfigAttr::get(ctx, tiles, config.getUnroll(), config.getVector(),
+                        config.getStages());
     if (succeeded(check(mutated)))
       return mutated;
     if (!fits)
@@ -492,7 +493,8 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
     std::optional<SmallVector<int64_t>> vector = sampleVector(tiles, rng);
     if (!vector)
       continue;
-    mutated = ConfigAttr::get(ctx, tiles, config.getUnroll(), *vector);
+    mutated = ConfigAttr::get(ctx, tiles, config.getUnroll(), *vector,
+                              config.getStages());
     if (succeeded(check(mutated)))
       return mutated;
   }
@@ -506,7 +508,7 @@ ConfigAttr SearchSpace::mutateUnroll(ConfigAttr config, RandomEngine &rng) {
       others.push_back(value);
   int64_t unroll = others[rng.uniform(others.size())];
   return ConfigAttr::get(op->getContext(), config.getTiles(), unroll,
-                         config.getVector());
+                         config.getVector(), config.getStages());
 }
 
 uint64_t SearchSpace::getSizeEstimate() const {

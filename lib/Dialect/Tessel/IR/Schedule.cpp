@@ -343,6 +343,26 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
                        << product << ", not to the loop extent "
                        << nest.extents[loop];
   }
+  if (int64_t stages = config.getStages(); stages > 1) {
+    if (sketch.getKind() != SketchKind::MultiLevelTiling ||
+        sketch.getShared().empty())
+      return emitError() << "stages " << stages
+                         << " pipelines a shared-memory staging loop; the "
+                            "sketch stages no operand";
+    SmallVector<unsigned> stagingLoops;
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      if (nest.isReduction[loop] && config.getLoopTiles(loop).front() > 1)
+        stagingLoops.push_back(loop);
+    if (stagingLoops.size() != 1)
+      return emitError() << "stages " << stages
+                         << " pipelines one staging loop; the config has "
+                         << stagingLoops.size();
+    int64_t trips = config.getLoopTiles(stagingLoops.front()).front();
+    if (trips < stages)
+      return emitError() << "stages " << stages << " exceed the "
+                         << trips << " steps of the staging loop (loop "
+                         << stagingLoops.front() << ")";
+  }
   int64_t threads = getThreadsPerBlock(sketch, config, nest);
   if (threads > kMaxThreadsPerBlock)
     return emitError() << "config uses " << threads

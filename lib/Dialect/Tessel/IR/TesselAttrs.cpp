@@ -238,16 +238,21 @@ ArrayRef<int64_t> ConfigAttr::getLoopTiles(unsigned loop) const {
 
 ConfigAttr ConfigAttr::get(MLIRContext *ctx,
                            ArrayRef<SmallVector<int64_t>> tiles,
-                           int64_t unroll, ArrayRef<int64_t> vector) {
+                           int64_t unroll, ArrayRef<int64_t> vector,
+                           int64_t stages) {
   SmallVector<Attribute> lists;
   for (const SmallVector<int64_t> &loop : tiles)
     lists.push_back(DenseI64ArrayAttr::get(ctx, loop));
-  return get(ctx, ArrayAttr::get(ctx, lists), unroll, vector);
+  return get(ctx, ArrayAttr::get(ctx, lists), unroll, vector, stages);
+}
+
+ConfigAttr ConfigAttr::withStages(int64_t stages) const {
+  return get(getContext(), getTiles(), getUnroll(), getVector(), stages);
 }
 
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayAttr tiles, int64_t unroll,
-                                 ArrayRef<int64_t> vector) {
+                                 ArrayRef<int64_t> vector, int64_t stages) {
   for (auto [loop, attr] : llvm::enumerate(tiles)) {
     auto list = dyn_cast<DenseI64ArrayAttr>(attr);
     if (!list)
@@ -266,10 +271,14 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   for (int64_t width : vector)
     if (width < 1)
       return emitError() << "vector width " << width << " must be at least 1";
+  if (stages < 1 || stages > kMaxPipelineStages)
+    return emitError() << "stages " << stages << " is not between 1 and "
+                       << kMaxPipelineStages;
   return success();
 }
 
-// #tessel.config<tiles = [[..], ..] [, unroll = N] [, vector = [..]]>
+// #tessel.config<tiles = [[..], ..] [, unroll = N] [, vector = [..]]
+//                [, stages = N]>
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   SMLoc loc = parser.getCurrentLocation();
@@ -282,6 +291,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
     return {};
   int64_t unroll = 0;
   SmallVector<int64_t> vector;
+  int64_t stages = 1;
   while (succeeded(parser.parseOptionalComma())) {
     SMLoc keyLoc = parser.getCurrentLocation();
     StringRef key;
@@ -293,9 +303,12 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
     } else if (key == "vector") {
       if (parseIntList(parser, vector))
         return {};
+    } else if (key == "stages") {
+      if (parser.parseInteger(stages))
+        return {};
     } else {
       parser.emitError(keyLoc) << "unknown config parameter '" << key
-                               << "'; expected unroll or vector";
+                               << "'; expected unroll, vector or stages";
       return {};
     }
   }
@@ -305,7 +318,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   for (const SmallVector<int64_t> &loop : tiles)
     lists.push_back(DenseI64ArrayAttr::get(ctx, loop));
   return getChecked([&] { return parser.emitError(loc); }, ctx,
-                    ArrayAttr::get(ctx, lists), unroll, vector);
+                    ArrayAttr::get(ctx, lists), unroll, vector, stages);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -319,6 +332,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
     printer << ", vector = ";
     printIntList(printer, getVector());
   }
+  if (getStages() != 1)
+    printer << ", stages = " << getStages();
   printer << '>';
 }
 

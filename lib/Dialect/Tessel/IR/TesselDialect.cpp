@@ -33,6 +33,11 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a unit attribute on a linalg op";
     return success();
   }
+  if (name == kPipelineSyncAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   if (name == kFactsAttrName || name == kKernelFactsAttrName) {
     if (!isa<DictionaryAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a dictionary";

@@ -6,7 +6,13 @@
 
 #include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/PipelineStaging.h"
 #include "tessel/Tuning/Search/Task.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -49,6 +55,68 @@ transform::MatchWorkloadOp::matchOperation(Operation *current,
 }
 
 //===----------------------------------------------------------------------===//
+// PipelineSharedStagesOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+transform::PipelineSharedStagesOp::apply(transform::TransformRewriter &rewriter,
+                                         transform::TransformResults &results,
+                                         transform::TransformState &state) {
+  ArrayRef<Attribute> params = state.getParams(getStages());
+  auto stages = params.size() == 1 ? dyn_cast<IntegerAttr>(params.front())
+                                   : IntegerAttr();
+  if (!stages)
+    return emitDefiniteFailure() << "expects 'stages' to hold one integer";
+  SmallVector<Operation *> pipelined;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto loop = dyn_cast<scf::ForOp>(target);
+    if (!loop)
+      return emitDefiniteFailure() << "expects scf.for loops";
+    std::string why;
+    FailureOr<scf::ForOp> result =
+        pipelineStagingLoop(rewriter, loop, stages.getInt(), why);
+    if (failed(result))
+      return emitDefiniteFailure()
+             << "cannot pipeline the staging loop over " << stages.getInt()
+             << " stages: " << why;
+    pipelined.push_back(*result);
+  }
+  results.set(cast<OpResult>(getPipelined()), pipelined);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::PipelineSharedStagesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  onlyReadsHandle(getStagesMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// AsyncStagingCopiesOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+transform::AsyncStagingCopiesOp::apply(transform::TransformRewriter &rewriter,
+                                       transform::TransformResults &,
+                                       transform::TransformState &state) {
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    if (getSynchronous())
+      eraseStagingSynchronization(target);
+    else
+      makeStagingCopiesAsync(rewriter, target);
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::AsyncStagingCopiesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
 // Extension
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +137,11 @@ public:
     // Computing a workload key generates sketches, which are tessel
     // attributes.
     declareDependentDialect<TesselDialect>();
+    // Pipelining creates affine, GPU and NVVM ops; async copies NVGPU ops.
+    declareGeneratedDialect<affine::AffineDialect>();
+    declareGeneratedDialect<gpu::GPUDialect>();
+    declareGeneratedDialect<NVVM::NVVMDialect>();
+    declareGeneratedDialect<nvgpu::NVGPUDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.cpp.inc"

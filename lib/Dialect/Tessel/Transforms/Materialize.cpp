@@ -86,6 +86,7 @@ struct TesselMaterializePass
       computeFacts(*ops, facts);
     ScheduleScriptOptions options;
     options.stopBeforeGpuMapping = stopBeforeGpuMapping;
+    options.asyncCopies = asyncCopies;
     if (failed(apply(
             buildScheduleScript(*ops, options, ScheduleScriptPart::Tiling))))
       return signalPassFailure();

@@ -275,6 +275,9 @@ private:
   llvm::StringMap<std::string> knobs;
   /// Per op: the handle of its block-level forall after bufferization.
   SmallVector<std::string> blockForalls;
+  /// Per op, the handle of its staging loop when its config pipelines it
+  /// (`stages` > 1), else empty.
+  SmallVector<std::string> pipelinedLoops;
   /// Distinct trip counts of loops marked for full unrolling.
   llvm::SmallSetVector<int64_t, 4> unrollCounts;
   /// The same for loops unrolled after hoisting.
@@ -351,6 +354,9 @@ void ScriptWriter::writeKnobs(const ScheduledOp &op) {
                      op.anchor, stringifySketchKind(op.sketch.getKind()),
                      op.sketch.getStructure(), threadsOf(op), blocksOf(op)));
   knob(op, "unroll", op.config.getUnroll(), {0, 16, 64, 512, 1024});
+  if (op.config.getStages() > 1)
+    knob(op, "stages", op.config.getStages(),
+         llvm::to_vector(llvm::seq_inclusive<int64_t>(1, kMaxPipelineStages)));
 }
 
 void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
@@ -654,6 +660,8 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
                            scope, anchor, loops));
       }
     }
+    if (op.config.getStages() > 1)
+      pipelinedLoops[index] = scope;
     // Operands whose producer is inlined are in shared memory already;
     // the others are promoted, each by a copy.
     SmallVector<int64_t> promotedOperands;
@@ -928,6 +936,7 @@ void ScriptWriter::writeTilingPart() {
 
   line("// Staging, virtual threads, threads and registers, on buffers.");
   blockForalls.resize(ops.size());
+  pipelinedLoops.resize(ops.size());
   for (auto [index, op] : llvm::enumerate(ops))
     writeThreadTiling(op, index);
   bool anyShared = llvm::any_of(
@@ -935,6 +944,16 @@ void ScriptWriter::writeTilingPart() {
   if (anyShared)
     line("transform.bufferization.buffer_loop_hoisting %funcs1 : "
          "!transform.any_op");
+  // Software pipelining, once the shared buffers are outside the loops.
+  for (auto [op, loop] : llvm::zip(ops, pipelinedLoops)) {
+    if (loop.empty())
+      continue;
+    line(llvm::formatv("{0} = transform.tessel.pipeline_shared_stages {1} "
+                       "stages = {2} : (!transform.any_op, "
+                       "!transform.param<i64>) -> !transform.any_op",
+                       fresh("pipelined"), loop,
+                       knob(op, "stages", op.config.getStages(), {})));
+  }
   // Mark every kernel's block forall for the mapping step.
   for (auto [op, forall] : llvm::zip(ops, blockForalls)) {
     std::string id = fresh("kernel");
@@ -968,6 +987,12 @@ void ScriptWriter::writeMappingPart() {
   line("// Vectorize, keep accumulators in registers, unroll.");
   vectorize(matchFuncs());
   writeRegisterLevelCleanup();
+  if (llvm::any_of(ops, [](const ScheduledOp &op) {
+        return op.config && op.config.getStages() > 1;
+      }))
+    line(llvm::formatv("transform.tessel.async_staging_copies {0}{1} : "
+                       "!transform.any_op",
+                       root, options.asyncCopies ? "" : " {synchronous}"));
 }
 
 std::string ScriptWriter::write(ScheduleScriptPart part) {

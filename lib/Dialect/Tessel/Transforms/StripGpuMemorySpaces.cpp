@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/Dialect/Tessel/Transforms/PipelineStaging.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -25,6 +26,9 @@ struct TesselStripGpuMemorySpacesPass
   using Base::Base;
 
   void runOnOperation() override {
+    // A pipelined staging loop's waits and barriers mean nothing to one
+    // thread running the loops in order.
+    tessel::eraseStagingSynchronization(getOperation());
     AttrTypeReplacer replacer;
     replacer.addReplacement([](MemRefType type) -> std::optional<Type> {
       if (!isa_and_nonnull<gpu::AddressSpaceAttr>(type.getMemorySpace()))

@@ -151,7 +151,8 @@ std::optional<ConfigAttr> TileVectorSpace::toConfig(ArrayRef<unsigned> indices,
                                  [&](int64_t width) { return width <= limit; });
     }
   }
-  ConfigAttr config = ConfigAttr::get(like.getContext(), tiles, unroll, vector);
+  ConfigAttr config = ConfigAttr::get(like.getContext(), tiles, unroll, vector,
+                                      like.getStages());
   if (failed(space->check(config)))
     return std::nullopt;
   return config;

@@ -13,6 +13,14 @@
 
 #include "tessel/Dialect/Tessel/IR/TesselEnums.h.inc"
 
+namespace mlir {
+namespace tessel {
+/// Most shared-memory buffers a pipelined staging loop may use (the
+/// `stages` of a config).
+constexpr int64_t kMaxPipelineStages = 4;
+} // namespace tessel
+} // namespace mlir
+
 #define GET_ATTRDEF_CLASSES
 #include "tessel/Dialect/Tessel/IR/TesselAttrs.h.inc"
 

@@ -113,18 +113,24 @@ def Tessel_ConfigAttr : Tessel_Attr<"Config", "config"> {
       fully unrolled.
     * `vector`: the vector width (in elements) of the cooperative load of
       each shared operand, in the order of the sketch's `shared` list.
+    * `stages`: the shared-memory buffers of the staging loop of a
+      `multi_level_tiling` sketch (software pipelining). 1 (the default, not
+      printed) stages synchronously; 2 to 4 load the next `stages - 1`
+      steps of the reduction while the current one computes, with
+      asynchronous copies (`cp.async`) on sm_80 and newer.
 
     Example:
 
     ```mlir
     #tessel.config<tiles = [[4, 1, 8, 4, 1], [4, 1, 16, 1, 1], [32, 8, 1]],
-                   unroll = 64, vector = [2, 1]>
+                   unroll = 64, vector = [2, 1], stages = 3>
     ```
   }];
   let parameters = (ins
     "::mlir::ArrayAttr":$tiles,
     DefaultValuedParameter<"int64_t", "0">:$unroll,
-    OptionalArrayRefParameter<"int64_t">:$vector
+    OptionalArrayRefParameter<"int64_t">:$vector,
+    DefaultValuedParameter<"int64_t", "1">:$stages
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -136,7 +142,10 @@ def Tessel_ConfigAttr : Tessel_Attr<"Config", "config"> {
     /// Builds a config from per-loop level trip counts.
     static ConfigAttr get(::mlir::MLIRContext *ctx,
                           ::llvm::ArrayRef<::llvm::SmallVector<int64_t>> tiles,
-                          int64_t unroll, ::llvm::ArrayRef<int64_t> vector);
+                          int64_t unroll, ::llvm::ArrayRef<int64_t> vector,
+                          int64_t stages = 1);
+    /// This config with `stages` shared-memory buffers.
+    ConfigAttr withStages(int64_t stages) const;
   }];
 }
 

@@ -77,6 +77,10 @@ def Tessel_Dialect : Dialect {
     /// materialization wrote for an inlined `tensor.pad`.
     static constexpr ::llvm::StringLiteral kInlinedPadAttrName =
         "tessel.inlined_pad";
+    /// Name of the unit attribute marking the commits, waits and barriers
+    /// that pipelining a staging loop adds (PipelineStaging.h).
+    static constexpr ::llvm::StringLiteral kPipelineSyncAttrName =
+        "tessel.pipeline_sync";
 
   private:
     void registerAttributes();

@@ -54,4 +54,48 @@ def MatchWorkloadOp : Op<Transform_Dialect, "tessel.match.workload",
   let hasVerifier = 1;
 }
 
+def PipelineSharedStagesOp : Op<Transform_Dialect,
+    "tessel.pipeline_shared_stages",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Software-pipelines a shared-memory staging loop";
+  let description = [{
+    Pipelines the `scf.for` staging loop of a multi-level kernel, on
+    buffers and before GPU mapping, over `stages` steps (a param holding
+    one integer; 1 leaves the loop alone): every workgroup buffer the loop
+    views gets `stages` slots, the cooperative loads of step i + stages - 1
+    run before the math of step i, and `nvvm.cp.async.commit.group` /
+    `nvvm.cp.async.wait.group` / `gpu.barrier` mark where a step's loads end
+    and where its math waits for them. `transform.tessel.async_staging_copies`
+    later turns the loads into `cp.async`. See
+    docs/Materialization.md ("Software pipelining").
+
+    Consumes the loop handle and produces a handle to the pipelined loop.
+    Fails definitely, with the reason, when the loop cannot be pipelined.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       TransformParamTypeInterface:$stages);
+  let results = (outs TransformHandleTypeInterface:$pipelined);
+  let assemblyFormat = "$target `stages` `=` $stages attr-dict `:` "
+                       "functional-type(operands, results)";
+}
+
+def AsyncStagingCopiesOp : Op<Transform_Dialect,
+    "tessel.async_staging_copies",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Turns the loads of pipelined staging loops into cp.async";
+  let description = [{
+    In every `gpu.launch` under the target ops that holds a pipelined
+    staging loop (`transform.tessel.pipeline_shared_stages`), turns the
+    global-to-shared vector copies into `nvgpu.device_async_copy`, grouped
+    and awaited where the pipeline placed its marks. With `synchronous`,
+    erases the marks instead and leaves the copies synchronous (chips
+    before sm_80, CPU runs).
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       UnitAttr:$synchronous);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
 #endif // TESSEL_DIALECT_TESSEL_TRANSFORMOPS_TESSELTRANSFORMOPS_TD

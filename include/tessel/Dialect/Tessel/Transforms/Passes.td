@@ -115,6 +115,10 @@ def TesselMaterialize : Pass<"tessel-materialize", "ModuleOp"> {
     Option<"recordFacts", "record-facts", "bool", /*default=*/"false",
            "Record the facts of every kernel (KernelFacts.h) as `tessel.facts` "
            "on its gpu.launch, for a model of the GPU">,
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"true",
+           "Load the shared buffers of pipelined staging loops (stages > 1) "
+           "with cp.async (sm_80 and newer); off, the loads stay "
+           "synchronous">,
   ];
   let dependentDialects = [
     "::mlir::transform::TransformDialect",
@@ -146,7 +150,9 @@ def TesselStripGpuMemorySpaces
     Rewrites every memref type in `#gpu.address_space<workgroup>` or
     `#gpu.address_space<private>` to the default memory space, so that a
     schedule materialized with `--tessel-materialize=stop-before-gpu-mapping`
-    (block and thread loops still `scf.forall`) runs on the CPU. Only used to
+    (block and thread loops still `scf.forall`) runs on the CPU. Also erases
+    the waits and barriers of pipelined staging loops (`stages` > 1), which
+    mean nothing to one thread running the loops in order. Only used to
     check schedules against the unscheduled op.
   }];
 }

@@ -35,6 +35,9 @@ struct ScheduleScriptOptions {
   SmallVector<int64_t> unrollCounts;
   /// The same for loops marked `tessel.unroll_late`.
   SmallVector<int64_t> lateUnrollCounts;
+  /// Pipelined staging loops (`stages` > 1) load with cp.async (sm_80 and
+  /// newer); otherwise their loads stay synchronous, still multi-buffered.
+  bool asyncCopies = true;
 };
 
 /// Which steps of the schedule a script holds.

@@ -52,7 +52,8 @@ std::optional<ConfigAttr> tessel::adaptConfig(const SearchSpace &space,
     width = chosen;
   }
   auto adapted =
-      ConfigAttr::get(config.getContext(), tiles, config.getUnroll(), vector);
+      ConfigAttr::get(config.getContext(), tiles, config.getUnroll(), vector,
+                      config.getStages());
   if (failed(space.check(adapted)))
     return std::nullopt;
   return adapted;
