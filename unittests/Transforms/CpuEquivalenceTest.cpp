@@ -592,9 +592,24 @@ class CpuEquivalenceTest : public ::testing::TestWithParam<CaseParam>,
                            protected CpuRunner {
 protected:
   static void SetUpTestSuite() { initializeTarget(); }
+
+  /// Draws a valid random schedule of the kind (a pipelined one, with
+  /// `stages` from 2 to 4, when `pipelined`), materializes it up to GPU
+  /// mapping and compares its CPU run with the unscheduled op.
+  void checkRandomSchedule(bool pipelined);
 };
 
 TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
+  checkRandomSchedule(/*pipelined=*/false);
+}
+
+/// Software-pipelined staging loops (`stages` > 1): multi-buffered shared
+/// tiles, loads issued `stages - 1` steps ahead, prologue and epilogue.
+TEST_P(CpuEquivalenceTest, PipelinedScheduleMatchesTheUnscheduledOp) {
+  checkRandomSchedule(/*pipelined=*/true);
+}
+
+void CpuEquivalenceTest::checkRandomSchedule(bool pipelined) {
   const OpKind &kind = std::get<0>(GetParam());
   int scheduleIndex = std::get<1>(GetParam());
   // Inputs depend on the kind only; the schedule on the kind and index.
@@ -650,8 +665,12 @@ TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
                              : SmallVector<int64_t>();
     if (kind.inlineProducers)
       ASSERT_FALSE(inlinable.empty()) << kind.name;
+    if (pipelined && !reuse)
+      GTEST_SKIP() << kind.name << " stages no operand in shared memory "
+                   << "(not a multi-level op with two inputs): nothing to "
+                      "pipeline";
     SmallVector<int64_t> shared;
-    if (reuse && (rng() % 4 != 0 || !inlinable.empty()))
+    if (reuse && (pipelined || rng() % 4 != 0 || !inlinable.empty()))
       for (int64_t i = 0, e = target.getNumDpsInputs(); i < e; ++i)
         if (rng() % 3 != 0 || llvm::is_contained(inlinable, i))
           shared.push_back(i);
@@ -681,6 +700,18 @@ TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
       vector.push_back(int64_t(1) << (rng() % 3));
     auto config =
         ConfigAttr::get(&context, tiles, unrollOptions[rng() % 5], vector);
+    if (pipelined) {
+      // One staging loop of at least two steps, pipelined over 2 to 4 (at
+      // most its steps) stages.
+      SmallVector<int64_t> steps;
+      for (unsigned l = 0; l < nest.size(); ++l)
+        if (nest.isReduction[l] && tiles[l].front() > 1)
+          steps.push_back(tiles[l].front());
+      if (shared.empty() || steps.size() != 1)
+        continue;
+      int64_t most = std::min<int64_t>(kMaxPipelineStages, steps.front());
+      config = config.withStages(2 + rng() % (most - 1));
+    }
     {
       ScopedDiagnosticHandler silence(&context,
                                       [](Diagnostic &) { return success(); });

@@ -145,7 +145,7 @@ func.func @dynamic_shape(%a: tensor<?x256xf32>, %b: tensor<256x64xf32>, %c: tens
 
 // -----
 
-// expected-error @+1 {{unknown config parameter 'unrol'; expected unroll or vector}}
+// expected-error @+1 {{unknown config parameter 'unrol'; expected unroll, vector or stages}}
 #bad_key = #tessel.config<tiles = [[4]], unrol = 16>
 
 // -----
@@ -171,3 +171,43 @@ func.func @injective_with_reduction(%x: tensor<128x768xf32>, %init: tensor<128xf
 
 // expected-error @+1 {{inlined operands must be strictly increasing, got 1 then 0}}
 #unordered = #tessel.sketch<multi_level_tiling, shared = [0, 1], inlined = [1, 0]>
+
+// -----
+
+func.func @stages_out_of_range(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+2 {{stages 5 is not between 1 and 4}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], stages = 5>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @stages_without_shared_operands(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{stages 2 pipelines a shared-memory staging loop; the sketch stages no operand}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], stages = 2>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @stages_exceed_steps(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{stages 4 exceed the 2 steps of the staging loop (loop 2)}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [2, 32, 4]], stages = 4>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @stages_need_one_staging_loop(%x: tensor<1x16x10x10xf32>, %w: tensor<8x16x3x3xf32>, %o: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  // expected-error @+1 {{stages 2 pipelines one staging loop; the config has 2}}
+  %0 = linalg.conv_2d_nchw_fchw {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
+                                 tessel.config = #tessel.config<tiles = [[1, 1, 1, 1, 1], [1, 1, 8, 1, 1], [1, 1, 8, 1, 1], [1, 1, 8, 1, 1], [4, 2, 2], [3, 1, 1], [1, 1, 3]], stages = 2>}
+    ins(%x, %w : tensor<1x16x10x10xf32>, tensor<8x16x3x3xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+}

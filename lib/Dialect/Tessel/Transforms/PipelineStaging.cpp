@@ -9,6 +9,7 @@
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/NVGPU/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -78,28 +80,50 @@ static MemoryAccess getMemoryAccess(Operation *root) {
   return access;
 }
 
-/// Gives every shared buffer viewed in the body of `loop` `stages` slots:
-/// the view of step i uses slot ((i - lb) / step) mod stages.
-static LogicalResult multiBufferSharedViews(RewriterBase &rewriter,
-                                            scf::ForOp loop, int64_t lb,
-                                            int64_t step, int64_t stages,
-                                            std::string &why) {
+/// Whether the shared buffer `alloca` is a byte array seen only through
+/// `memref.view`s in the body of `loop` (as promotion makes them).
+static bool isViewedByteArray(memref::AllocaOp alloca, scf::ForOp loop) {
+  MemRefType type = alloca.getType();
+  return type.getRank() == 1 && type.getElementType().isInteger(8) &&
+         llvm::all_of(alloca->getUsers(), [&](Operation *user) {
+           return isa<memref::ViewOp>(user) &&
+                  user->getBlock() == loop.getBody();
+         });
+}
+
+/// Gives every shared buffer that the `loads` of `loop` fill `stages` slots:
+/// step i uses slot ((i - lb) / step) mod stages. The buffers are workgroup
+/// `memref.alloca`s outside the loop, used only inside it: byte arrays seen
+/// through views (promoted operands), whose views move by the slot, or typed
+/// buffers (inlined producers' tiles), which become a view of a byte array
+/// at the slot.
+static LogicalResult
+multiBufferSharedBuffers(RewriterBase &rewriter, scf::ForOp loop,
+                         ArrayRef<Operation *> loads, int64_t lb, int64_t step,
+                         int64_t stages, std::string &why) {
+  // The buffers the loads fill (other shared buffers, such as a fused
+  // accumulator, hold one value across all steps).
   llvm::SetVector<memref::AllocaOp> buffers;
-  for (auto view : loop.getBody()->getOps<memref::ViewOp>()) {
-    auto alloca = view.getSource().getDefiningOp<memref::AllocaOp>();
-    if (alloca && isShared(alloca.getType()) &&
-        !loop->isAncestor(alloca))
-      buffers.insert(alloca);
-  }
+  for (Operation *load : loads)
+    load->walk([&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        if (!isShared(operand.getType()))
+          continue;
+        while (auto viewLike = operand.getDefiningOp<ViewLikeOpInterface>())
+          operand = viewLike.getViewSource();
+        auto alloca = operand.getDefiningOp<memref::AllocaOp>();
+        if (alloca && !loop->isAncestor(alloca))
+          buffers.insert(alloca);
+      }
+    });
   for (memref::AllocaOp alloca : buffers) {
     MemRefType type = alloca.getType();
-    if (type.getRank() != 1 || !type.hasStaticShape() ||
-        !type.getElementType().isInteger(8))
-      return why = "a shared buffer is not a static byte array", failure();
+    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+        !type.getElementType().isIntOrFloat())
+      return why = "a shared buffer has no static shape", failure();
     for (Operation *user : alloca->getUsers())
-      if (!isa<memref::ViewOp>(user) || user->getBlock() != loop.getBody())
-        return why = "a shared buffer is used outside the staging loop's "
-                     "views",
+      if (!loop->isAncestor(user))
+        return why = "a shared buffer is used outside the staging loop",
                failure();
   }
 
@@ -109,28 +133,41 @@ static LogicalResult multiBufferSharedViews(RewriterBase &rewriter,
   Value slot = affine::AffineApplyOp::create(
       rewriter, loc, ((iv - lb).floorDiv(step)) % stages,
       ValueRange{loop.getInductionVar()});
+  Type byte = rewriter.getI8Type();
   for (memref::AllocaOp alloca : buffers) {
-    int64_t bytes = alloca.getType().getNumElements();
+    MemRefType type = alloca.getType();
+    int64_t bytes =
+        type.getNumElements() * type.getElementTypeBitWidth() / 8;
     int64_t slotBytes = llvm::alignTo(bytes, kSlotAlignment);
     rewriter.setInsertionPoint(alloca);
-    auto type = MemRefType::get({slotBytes * stages},
-                                alloca.getType().getElementType(),
-                                MemRefLayoutAttrInterface(),
-                                alloca.getType().getMemorySpace());
-    auto multi = memref::AllocaOp::create(rewriter, alloca.getLoc(), type,
+    auto multiType = MemRefType::get({slotBytes * stages}, byte,
+                                     MemRefLayoutAttrInterface(),
+                                     type.getMemorySpace());
+    auto multi = memref::AllocaOp::create(rewriter, alloca.getLoc(), multiType,
                                           alloca.getAlignmentAttr());
-    for (Operation *user : llvm::to_vector(alloca->getUsers())) {
-      auto view = cast<memref::ViewOp>(user);
-      rewriter.setInsertionPoint(view);
-      AffineExpr shift = rewriter.getAffineDimExpr(0);
-      AffineExpr index = rewriter.getAffineDimExpr(1);
-      Value shifted = affine::AffineApplyOp::create(
-          rewriter, view.getLoc(), shift + index * slotBytes,
-          ValueRange{view.getByteShift(), slot});
-      rewriter.modifyOpInPlace(view, [&] {
-        view.getSourceMutable().assign(multi);
-        view.getByteShiftMutable().assign(shifted);
-      });
+    AffineExpr shift = rewriter.getAffineDimExpr(0);
+    AffineExpr index = rewriter.getAffineDimExpr(1);
+    AffineMap atSlot = AffineMap::get(2, 0, shift + index * slotBytes);
+    if (isViewedByteArray(alloca, loop)) {
+      for (Operation *user : llvm::to_vector(alloca->getUsers())) {
+        auto view = cast<memref::ViewOp>(user);
+        rewriter.setInsertionPoint(view);
+        Value shifted = affine::AffineApplyOp::create(
+            rewriter, view.getLoc(), atSlot,
+            ValueRange{view.getByteShift(), slot});
+        rewriter.modifyOpInPlace(view, [&] {
+          view.getSourceMutable().assign(multi);
+          view.getByteShiftMutable().assign(shifted);
+        });
+      }
+    } else {
+      rewriter.setInsertionPointAfter(slot.getDefiningOp());
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value shifted = affine::AffineApplyOp::create(rewriter, loc, atSlot,
+                                                    ValueRange{zero, slot});
+      Value view = memref::ViewOp::create(rewriter, loc, type, multi, shifted,
+                                          ValueRange());
+      rewriter.replaceAllUsesWith(alloca, view);
     }
     rewriter.eraseOp(alloca);
   }
@@ -207,7 +244,8 @@ FailureOr<scf::ForOp> tessel::pipelineStagingLoop(RewriterBase &rewriter,
   if (!hasMath)
     return why = "the staging loop computes nothing", failure();
 
-  if (failed(multiBufferSharedViews(rewriter, loop, *lb, *step, stages, why)))
+  if (failed(multiBufferSharedBuffers(rewriter, loop, loads, *lb, *step, stages,
+                                      why)))
     return failure();
 
   Location loc = loop.getLoc();
