@@ -30,7 +30,7 @@
 // ISA: gpu.binary @pipelined_kernel
 // ISA-SAME: .shared .align {{[0-9]+}} .b8 alloca[6144];
 // ISA-SAME: .shared .align {{[0-9]+}} .b8 alloca_0[6144];
-// ISA-SAME: cp.async.cg.shared.global [{{.*}}], 16;
+// ISA-SAME: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
 // ISA-SAME: cp.async.commit_group;
 // ISA-SAME: cp.async.wait_group{{[^0-9]*}}2;
 // ISA-SAME: cp.async.wait_group{{[^0-9]*}}0;
