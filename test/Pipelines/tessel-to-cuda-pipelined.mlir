@@ -32,8 +32,8 @@
 // ISA-SAME: .shared .align {{[0-9]+}} .b8 alloca_0[6144];
 // ISA-SAME: cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
 // ISA-SAME: cp.async.commit_group;
-// ISA-SAME: cp.async.wait_group{{[^0-9]*}}2;
-// ISA-SAME: cp.async.wait_group{{[^0-9]*}}0;
+// ISA-SAME: cp.async.wait_group \092;
+// ISA-SAME: cp.async.wait_group \090;
 
 // sm_70 has no cp.async: the loads stay synchronous, still triple-buffered.
 // SM70: gpu.binary @pipelined_kernel
