@@ -114,6 +114,11 @@ static OptionFlag<std::string> simFidelity(
     cl::desc("Under sim:<device>: compiled (time ptxas-compiled candidates) "
              "or analytic (time the schedule's facts, without compiling)"),
     cl::cat(category));
+static OptionFlag<int64_t> maxStages(
+    "max-stages", cl::location(options.maxStages),
+    cl::desc("Most shared-memory stages of a software-pipelined staging loop "
+             "(cp.async, sm_80 and newer) the search may choose; 1: none"),
+    cl::cat(category));
 static OptionFlag<double> simTrialSeconds(
     "sim-trial-seconds", cl::location(options.simTrialSeconds),
     cl::desc("Under analytic fidelity: virtual seconds charged per trial"),
@@ -182,7 +187,7 @@ static int exportOrImport() {
 static SmallVector<cl::Option *> getRunFlags() {
   return {&measure,  &strategy,    &costModel,      &features,  &trials,
           &perRound, &scheduler,   &resume,         &timeLimit, &seed,
-          &simNoise, &simFidelity, &simTrialSeconds};
+          &simNoise, &simFidelity, &simTrialSeconds, &maxStages};
 }
 
 /// Whether the command line asks for a tuning run, rather than only for the

@@ -36,6 +36,10 @@ static constexpr double kSectorBytes = 32.0;
 static constexpr double kMaxAccessBytes = 16.0;
 /// Independent global loads of one thread in flight, at most.
 static constexpr double kMaxLoadsInFlight = 4.0;
+/// Asynchronous copies (cp.async) of one thread in flight, at most: they
+/// hold no registers, so a pipelined staging loop keeps the loads of
+/// `stages - 1` steps in flight, up to this many.
+static constexpr double kMaxAsyncCopiesInFlight = 16.0;
 /// Width of a shared-memory bank.
 static constexpr double kBankBytes = 4.0;
 
@@ -223,9 +227,15 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
   const double dramBytesPerUs = d.dramBandwidthGbps * 1e3;
   // Predicated cooperative loads keep only some lanes loading.
   const double loadLaneUse = std::clamp(candidate.facts.loadLaneUse, 0.0, 1.0);
+  double loadsInFlight = std::min(unroll, kMaxLoadsInFlight);
+  if (candidate.facts.pipelineStages > 1)
+    loadsInFlight = std::max(
+        loadsInFlight,
+        std::min(static_cast<double>((candidate.facts.pipelineStages - 1) *
+                                     candidate.facts.loadsPerStep),
+                 kMaxAsyncCopiesInFlight));
   const double bytesInFlight = activeSms * activeWarps * warpSize *
-                               accessBytes * loadLaneUse *
-                               std::min(unroll, kMaxLoadsInFlight);
+                               accessBytes * loadLaneUse * loadsInFlight;
   const double bytesNeeded = dramBytesPerUs * kMemoryLatencyNs * 1e-3;
   e.memoryEfficiency = std::min(1.0, bytesInFlight / bytesNeeded);
   e.dramUs = dramBytes * waveFraction / (dramBytesPerUs * e.memoryEfficiency);

@@ -68,7 +68,8 @@ static int64_t toRegisters(int64_t elements, int64_t bytes) {
 }
 
 FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
-                                        const DeviceDescription &device) {
+                                        const DeviceDescription &device,
+                                        int64_t maxStages) {
   FailureOr<LoopNest> nest = LoopNest::get(op);
   if (failed(nest) || !sketch)
     return failure();
@@ -83,6 +84,11 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
       return failure();
   }
   SearchSpace space(op, sketch, device, *nest);
+  // cp.async (sm_80) is what makes more stages worth their shared memory.
+  if (sketch.getKind() == SketchKind::MultiLevelTiling &&
+      !sketch.getShared().empty() &&
+      device.getComputeCapabilityMajor() >= 8)
+    space.maxStages = std::clamp<int64_t>(maxStages, 1, kMaxPipelineStages);
   for (int64_t extent : space.nest.extents)
     space.primeFactors.push_back(factorize(extent));
   for (int64_t operand : sketch.getShared()) {
@@ -102,6 +108,12 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
            getElementBytes(input->get())});
   for (OpOperand &init : op.getDpsInitsMutable())
     space.initElementBytes.push_back(getElementBytes(init.get()));
+  if (sketch.getFusedConsumers() > 0 && op.getNumDpsInits() > 0) {
+    OpOperand *init = op.getDpsInitOperand(0);
+    space.sharedAccumulator.emplace(
+        FootprintFunction(op.getMatchingIndexingMap(init)),
+        getElementBytes(init->get()));
+  }
   return space;
 }
 
@@ -115,16 +127,51 @@ int64_t SearchSpace::getSharedMemoryLimit() const {
 }
 
 int64_t SearchSpace::getSharedMemoryBytes(ConfigAttr config) const {
-  return getSharedMemoryBytes(getTileVectors(config));
+  return getSharedMemoryBytes(getTileVectors(config), config.getStages());
 }
 
-int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles) const {
+int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles,
+                                          int64_t stages) const {
   SmallVector<int64_t> tile = getBlockTile(sketch, tiles, nest);
   int64_t bytes = 0;
   for (auto [footprint, elementBytes] :
-       llvm::zip(sharedFootprints, sharedElementBytes))
-    bytes += footprint.getElements(tile) * elementBytes;
+       llvm::zip(sharedFootprints, sharedElementBytes)) {
+    int64_t buffer = footprint.getElements(tile) * elementBytes;
+    // A pipelined buffer's slots start at 16-byte boundaries.
+    bytes += stages > 1 ? llvm::alignTo(buffer, 16) * stages : buffer;
+  }
+  // The fused accumulator is one buffer, whatever the stages.
+  if (sharedAccumulator)
+    bytes += sharedAccumulator->first.getElements(tile) *
+             sharedAccumulator->second;
   return bytes;
+}
+
+SmallVector<int64_t> SearchSpace::getStageOptions(LoopTiles tiles) const {
+  SmallVector<int64_t> options = {1};
+  if (maxStages <= 1)
+    return options;
+  SmallVector<int64_t> steps;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    if (nest.isReduction[loop] && tiles[loop].front() > 1)
+      steps.push_back(tiles[loop].front());
+  if (steps.size() != 1)
+    return options;
+  for (int64_t stages = 2; stages <= std::min(maxStages, steps.front());
+       ++stages)
+    options.push_back(stages);
+  return options;
+}
+
+std::optional<ConfigAttr> SearchSpace::mutateStages(ConfigAttr config,
+                                                    RandomEngine &rng) const {
+  SmallVector<int64_t> others;
+  for (int64_t stages : getStageOptions(getTileVectors(config)))
+    if (stages != config.getStages())
+      others.push_back(stages);
+  if (others.empty())
+    return std::nullopt;
+  return config.withStages(others[rng.uniform(others.size())]);
 }
 
 RegisterEstimate SearchSpace::estimateRegisters(ConfigAttr config) const {
@@ -196,12 +243,17 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
                               })))
       return fail(message);
   }
-  return checkDeviceLimits(getTileVectors(config), config.getVector(), why);
+  if (config.getStages() > maxStages)
+    return fail("stages " + Twine(config.getStages()) + " exceed the " +
+                Twine(maxStages) + " this space allows");
+  return checkDeviceLimits(getTileVectors(config), config.getVector(), why,
+                           config.getStages());
 }
 
 LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
                                              ArrayRef<int64_t> vector,
-                                             std::string *why) const {
+                                             std::string *why,
+                                             int64_t stages) const {
   auto fail = [&](const Twine &message) {
     if (why)
       *why = message.str();
@@ -220,7 +272,7 @@ LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
       return fail(Twine(vthreads) + " virtual threads per block; at most " +
                   Twine(kMaxVirtualThreads) + " are allowed");
   }
-  int64_t shared = getSharedMemoryBytes(tiles);
+  int64_t shared = getSharedMemoryBytes(tiles, stages);
   if (shared > getSharedMemoryLimit())
     return fail(Twine(shared) + " bytes of shared memory per block; " +
                 device.id + " allows " + Twine(getSharedMemoryLimit()) +
@@ -344,10 +396,12 @@ SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
           for (auto [index, choice] : llvm::enumerate(w))
             vector.push_back(widths[index][choice]);
           // No constraint reads the unroll value: check one, keep all.
-          if (succeeded(
-                  check(ConfigAttr::get(ctx, tiles, kUnrollValues[0], vector))))
-            for (int64_t unroll : kUnrollValues)
-              configs.push_back(ConfigAttr::get(ctx, tiles, unroll, vector));
+          for (int64_t stages : getStageOptions(tiles))
+            if (succeeded(check(ConfigAttr::get(ctx, tiles, kUnrollValues[0],
+                                                vector, stages))))
+              for (int64_t unroll : kUnrollValues)
+                configs.push_back(
+                    ConfigAttr::get(ctx, tiles, unroll, vector, stages));
           unsigned i = 0;
           for (; i < w.size(); ++i) {
             if (++w[i] < widths[i].size())
@@ -435,7 +489,12 @@ FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
     std::optional<SmallVector<int64_t>> vector = sampleVector(tiles, rng);
     if (!vector)
       continue;
-    auto config = ConfigAttr::get(ctx, tiles, unroll, *vector);
+    int64_t stages = 1;
+    if (maxStages > 1) {
+      SmallVector<int64_t> options = getStageOptions(tiles);
+      stages = options[rng.uniform(options.size())];
+    }
+    auto config = ConfigAttr::get(ctx, tiles, unroll, *vector, stages);
     if (succeeded(check(config, &lastReason)))
       return config;
   }
@@ -482,10 +541,12 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
     if (!config.getVector().empty() && !fits)
       continue;
 
-    // Keep the vector widths when they still fit, else draw valid ones.
-    auto mutated =
-        ConfigAttr::get(ctx, tiles, config.getUnroll(), config.getVector(),
-                        config.getStages());
+    // Keep the vector widths when they still fit, else draw valid ones;
+    // keep the stages the new staging loop allows.
+    int64_t stages =
+        std::min(config.getStages(), getStageOptions(tiles).back());
+    auto mutated = ConfigAttr::get(ctx, tiles, config.getUnroll(),
+                                   config.getVector(), stages);
     if (succeeded(check(mutated)))
       return mutated;
     if (!fits)
@@ -493,8 +554,7 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
     std::optional<SmallVector<int64_t>> vector = sampleVector(tiles, rng);
     if (!vector)
       continue;
-    mutated = ConfigAttr::get(ctx, tiles, config.getUnroll(), *vector,
-                              config.getStages());
+    mutated = ConfigAttr::get(ctx, tiles, config.getUnroll(), *vector, stages);
     if (succeeded(check(mutated)))
       return mutated;
   }
@@ -525,5 +585,5 @@ uint64_t SearchSpace::getSizeEstimate() const {
   }
   for (const SmallVector<int64_t> &widths : vectorCandidates)
     size = saturatingMul(size, widths.size());
-  return size;
+  return saturatingMul(size, maxStages);
 }

@@ -43,14 +43,14 @@ void TaskSearchState::record(Trial trial) {
 
 TaskSearchState TaskSearchState::create(TuningTask &task,
                                         const DeviceDescription &device,
-                                        uint64_t rngSeed) {
+                                        uint64_t rngSeed, int64_t maxStages) {
   TaskSearchState state;
   state.task = &task;
   state.rng = RandomEngine(rngSeed);
   state.consumers = getTaskFusedConsumers(task);
   for (SketchAttr sketch : task.sketches) {
     FailureOr<SearchSpace> space =
-        SearchSpace::get(task.getTargetOp(), sketch, device);
+        SearchSpace::get(task.getTargetOp(), sketch, device, maxStages);
     if (succeeded(space))
       state.spaces.push_back(std::move(*space));
   }
@@ -96,8 +96,13 @@ Candidate tessel::mutateCandidate(TaskSearchState &state,
   Candidate child = candidate;
   SearchSpace &space = state.spaces[child.space];
   std::optional<ConfigAttr> mutated;
-  if (state.rng.uniformReal() < tileMutationWeight)
+  double draw = state.rng.uniformReal();
+  if (draw < tileMutationWeight)
     mutated = space.mutateTileSize(child.config, state.rng);
+  else if (space.hasStagesKnob() &&
+           draw < tileMutationWeight + (1 - tileMutationWeight) / 2)
+    // With the `stages` knob, it takes half of the non-tile mutations.
+    mutated = space.mutateStages(child.config, state.rng);
   else
     mutated = space.mutateUnroll(child.config, state.rng);
   if (mutated && succeeded(space.check(*mutated)))
@@ -119,6 +124,8 @@ getKnobValues(const Candidate &candidate) {
   knobs.push_back({knob++, config.getUnroll()});
   for (int64_t width : config.getVector())
     knobs.push_back({knob++, width});
+  if (config.getStages() != 1)
+    knobs.push_back({knob++, config.getStages()});
   return knobs;
 }
 

@@ -60,8 +60,12 @@ class SearchSpace {
 public:
   /// The space of `sketch` on `op`, which must have static shapes and fit
   /// the sketch (verifySchedule without a config). Fails otherwise.
+  /// `maxStages` > 1 adds the `stages` knob (software-pipelined staging,
+  /// docs/SearchSpace.md) up to that many stages, on devices with cp.async
+  /// (compute capability 8.0 and newer); 1 keeps the space as it was.
   static FailureOr<SearchSpace> get(linalg::LinalgOp op, SketchAttr sketch,
-                                    const DeviceDescription &device);
+                                    const DeviceDescription &device,
+                                    int64_t maxStages = 1);
 
   /// A config drawn uniformly among the valid ones: per loop a uniform
   /// ordered factorization of its extent into the sketch's levels, a uniform
@@ -82,6 +86,19 @@ public:
   /// Ansor's auto-unroll mutation: another value of kUnrollValues, drawn
   /// uniformly. The tiles and vector widths are kept.
   ConfigAttr mutateUnroll(ConfigAttr config, RandomEngine &rng);
+
+  /// Another value of the `stages` knob among getStageOptions(), drawn
+  /// uniformly; std::nullopt when the config has no other.
+  std::optional<ConfigAttr> mutateStages(ConfigAttr config,
+                                         RandomEngine &rng) const;
+
+  /// The `stages` values a config with `tiles` may take: 1 to
+  /// min(maxStages, steps) when the sketch stages operands and the tiles
+  /// make one staging loop of `steps` > 1 steps, else just 1.
+  SmallVector<int64_t> getStageOptions(LoopTiles tiles) const;
+  /// Whether the space has the `stages` knob (maxStages > 1 on a device
+  /// with cp.async, a multi-level sketch staging operands).
+  bool hasStagesKnob() const { return maxStages > 1; }
 
   /// Whether `config` is in the space: verifySchedule, then the device's
   /// threads per block, at most kMaxVirtualThreads virtual threads, shared
@@ -117,7 +134,8 @@ public:
   /// widths (saturates at UINT64_MAX).
   uint64_t getSizeEstimate() const;
 
-  /// Shared memory of one block under `config`, in bytes.
+  /// Shared memory of one block under `config`, in bytes (every buffer of
+  /// a pipelined staging loop).
   int64_t getSharedMemoryBytes(ConfigAttr config) const;
   /// Registers of one thread under `config`, estimated.
   RegisterEstimate estimateRegisters(ConfigAttr config) const;
@@ -147,10 +165,11 @@ private:
   std::optional<SmallVector<int64_t>> sampleVector(LoopTiles tiles,
                                                    RandomEngine &rng) const;
   /// The device constraints of check() (threads, virtual threads, shared
-  /// memory, registers) for `tiles` and per staged operand `vector`.
+  /// memory, registers) for `tiles`, per staged operand `vector` and
+  /// `stages` shared buffers per operand.
   LogicalResult checkDeviceLimits(LoopTiles tiles, ArrayRef<int64_t> vector,
-                                  std::string *why) const;
-  int64_t getSharedMemoryBytes(LoopTiles tiles) const;
+                                  std::string *why, int64_t stages = 1) const;
+  int64_t getSharedMemoryBytes(LoopTiles tiles, int64_t stages = 1) const;
   RegisterEstimate estimateRegisters(LoopTiles tiles,
                                      ArrayRef<int64_t> vector) const;
 
@@ -170,7 +189,12 @@ private:
   SmallVector<std::pair<FootprintFunction, int64_t>> readInputs;
   /// Element bytes of every init.
   SmallVector<int64_t> initElementBytes;
+  /// With fused consumers, the block's accumulator (the fused init) in
+  /// shared memory: its footprint and element bytes.
+  std::optional<std::pair<FootprintFunction, int64_t>> sharedAccumulator;
   SmallVector<SmallVector<int64_t>> vectorCandidates;
+  /// Most values of the `stages` knob (1: no knob).
+  int64_t maxStages = 1;
 };
 
 } // namespace tessel

@@ -74,9 +74,10 @@ struct TaskSearchState {
   /// The state of `task` before any trial: one space per sketch of the task
   /// that has a valid search space on `device`, its fused consumers, and a
   /// random engine seeded with `rngSeed`.
+  /// `maxStages` > 1 adds the `stages` knob (SearchSpace::get).
   static TaskSearchState create(TuningTask &task,
                                 const DeviceDescription &device,
-                                uint64_t rngSeed);
+                                uint64_t rngSeed, int64_t maxStages = 1);
 };
 
 /// Proposes and observes candidates of tasks.
@@ -120,7 +121,8 @@ pickDiverse(ArrayRef<std::pair<double, Candidate>> ranked, size_t count,
 
 /// Ansor's GPU mutation of `candidate`: its tile sizes (with chance
 /// `tileMutationWeight`, TVM's 0.9) or else its unroll value, as the
-/// evolutionary search mutates. Returns `candidate` unchanged when the
+/// evolutionary search mutates; in a space with the `stages` knob, half of
+/// the non-tile mutations move `stages` instead. Returns `candidate` unchanged when the
 /// mutation finds no valid config.
 Candidate mutateCandidate(TaskSearchState &state, const Candidate &candidate,
                           double tileMutationWeight = 0.9);

@@ -58,6 +58,9 @@ struct TuneOptions {
   int64_t jobs = 0;
   /// The CUDA toolkit (ptxas); empty: $CUDA_PATH or /usr/local/cuda.
   std::string cudaPath;
+  /// Most shared-memory stages of a pipelined staging loop the search may
+  /// choose (the `stages` knob, sm_80 and newer); 1: no pipelining.
+  int64_t maxStages = 1;
 
   /// Checks every value. The error is one line naming the option as
   /// `name=value` and what is allowed ("trials=0 is out of range: at least

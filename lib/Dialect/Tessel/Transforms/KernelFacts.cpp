@@ -41,6 +41,12 @@ DictionaryAttr KernelFacts::toAttribute(MLIRContext *context) const {
       b.getNamedAttr("unroll", b.getI64IntegerAttr(unroll)),
       b.getNamedAttr("load_lane_use", b.getF64FloatAttr(loadLaneUse)),
   };
+  if (pipelineStages > 1) {
+    fields.push_back(
+        b.getNamedAttr("stages", b.getI64IntegerAttr(pipelineStages)));
+    fields.push_back(
+        b.getNamedAttr("loads_per_step", b.getI64IntegerAttr(loadsPerStep)));
+  }
   return b.getDictionaryAttr(fields);
 }
 
@@ -74,6 +80,9 @@ std::optional<KernelFacts> KernelFacts::fromAttribute(DictionaryAttr attr) {
       !getInt("bank_conflicts", facts.bankConflictDegree) ||
       !getInt("unroll", facts.unroll))
     return std::nullopt;
+  // Optional: pipelined kernels only.
+  (void)getInt("stages", facts.pipelineStages);
+  (void)getInt("loads_per_step", facts.loadsPerStep);
   return facts;
 }
 
@@ -332,7 +341,9 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
     double elements = static_cast<double>(product(shape));
     loadedElements += elements;
     laneSlots += elements / getCooperativeLoadLaneUse(shape, threads, width);
+    facts.loadsPerStep += llvm::divideCeil(product(shape), threads * width);
   }
+  facts.pipelineStages = config.getStages();
   if (laneSlots > 0)
     facts.loadLaneUse = loadedElements / laneSlots;
   facts.unroll = std::max<int64_t>(1, config.getUnroll());

@@ -290,13 +290,22 @@ FailureOr<scf::ForOp> tessel::pipelineStagingLoop(RewriterBase &rewriter,
       [&](scf::ForOp, std::vector<std::pair<Operation *, unsigned>> &ops) {
         ops = schedule;
       };
-  // In the peeled epilogue no loads follow: each step waits for all.
-  pipelining.annotateFn = [](Operation *op,
-                             scf::PipeliningOption::PipelinerPart part,
-                             unsigned) {
-    if (auto wait = dyn_cast<NVVM::CpAsyncWaitGroupOp>(op))
-      if (part == scf::PipeliningOption::PipelinerPart::Epilogue)
-        wait.setN(0);
+  // No peeled epilogue (it would repeat the math, unrolled, S - 1 times):
+  // the loop runs every step of the math, and the loads of the steps past
+  // the end are skipped. Their groups are still committed, empty, so that
+  // every step waits for the same count.
+  pipelining.peelEpilogue = false;
+  pipelining.predicateFn = [](RewriterBase &rewriter, Operation *op,
+                              Value predicate) -> Operation * {
+    if (isMemoryEffectFree(op) || op->hasAttr(kPipelineMark))
+      return op;
+    if (op->getNumResults() != 0)
+      return nullptr;
+    rewriter.setInsertionPoint(op);
+    auto guard = scf::IfOp::create(rewriter, op->getLoc(), predicate,
+                                   /*withElseRegion=*/false);
+    rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
+    return guard;
   };
   bool modified = false;
   // The prologue goes before the loop.

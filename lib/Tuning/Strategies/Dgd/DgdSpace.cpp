@@ -97,17 +97,25 @@ TileVectorSpace::TileVectorSpace(const SearchSpace &space, bool hopUnroll,
       coordinates.push_back({static_cast<int>(loop), level, divisors});
   }
   if (hopUnroll)
-    coordinates.push_back({-1, 0,
+    coordinates.push_back({kUnrollCoordinate, 0,
                            SmallVector<int64_t>(std::begin(kUnrollValues),
                                                 std::end(kUnrollValues))});
+  // The `stages` knob, where the space has it: a neighbour moves it by one.
+  if (space.hasStagesKnob()) {
+    SmallVector<int64_t> stages;
+    for (int64_t s = 1; s <= kMaxPipelineStages; ++s)
+      stages.push_back(s);
+    coordinates.push_back({kStagesCoordinate, 0, stages});
+  }
 }
 
 std::optional<SmallVector<unsigned>>
 TileVectorSpace::getIndices(ConfigAttr config) const {
   SmallVector<unsigned> indices;
   for (const Coordinate &c : coordinates) {
-    int64_t value =
-        c.loop < 0 ? config.getUnroll() : config.getLoopTiles(c.loop)[c.level];
+    int64_t value = c.loop == kUnrollCoordinate   ? config.getUnroll()
+                    : c.loop == kStagesCoordinate ? config.getStages()
+                                                  : config.getLoopTiles(c.loop)[c.level];
     auto it = llvm::find(c.values, value);
     if (it == c.values.end())
       return std::nullopt;
@@ -121,9 +129,12 @@ std::optional<ConfigAttr> TileVectorSpace::toConfig(ArrayRef<unsigned> indices,
   const LoopNest &nest = space->getLoopNest();
   SmallVector<SmallVector<int64_t>> tiles = getTileVectors(like);
   int64_t unroll = like.getUnroll();
+  int64_t stages = like.getStages();
   for (auto [c, index] : llvm::zip(coordinates, indices)) {
-    if (c.loop < 0)
+    if (c.loop == kUnrollCoordinate)
       unroll = c.values[index];
+    else if (c.loop == kStagesCoordinate)
+      stages = c.values[index];
     else
       tiles[c.loop][c.level] = c.values[index];
   }
@@ -151,8 +162,8 @@ std::optional<ConfigAttr> TileVectorSpace::toConfig(ArrayRef<unsigned> indices,
                                  [&](int64_t width) { return width <= limit; });
     }
   }
-  ConfigAttr config = ConfigAttr::get(like.getContext(), tiles, unroll, vector,
-                                      like.getStages());
+  ConfigAttr config =
+      ConfigAttr::get(like.getContext(), tiles, unroll, vector, stages);
   if (failed(space->check(config)))
     return std::nullopt;
   return config;

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Tuner/TuneOptions.h"
+#include "tessel/Dialect/Tessel/IR/TesselAttrs.h"
 #include "tessel/Tuning/Tuner/StrategyRegistry.h"
 #include "tessel/Tuning/Tuner/TaskScheduler.h"
 
@@ -56,6 +57,9 @@ llvm::Error TuneOptions::verify() const {
                                    " is not one of: gradient, round-robin");
   if (jobs < 0)
     return outOfRange("jobs", jobs, "at least 0 (0: all cores)");
+  if (maxStages < 1 || maxStages > kMaxPipelineStages)
+    return outOfRange("max-stages", maxStages,
+                      "between 1 and " + std::to_string(kMaxPipelineStages));
   auto specs = resolveStrategySpecs(strategy, costModel, features);
   if (!specs)
     return specs.takeError();
@@ -76,7 +80,7 @@ llvm::Error TuneOptions::resolve() {
 }
 
 llvm::json::Object TuneOptions::toJSON() const {
-  return llvm::json::Object{
+  llvm::json::Object object{
       {"measure", measure},      {"sim_fidelity", simFidelity},
       {"sim_noise", simNoise},   {"sim_trial_seconds", simTrialSeconds},
       {"trials", trials},        {"measures_per_round", measuresPerRound},
@@ -86,6 +90,10 @@ llvm::json::Object TuneOptions::toJSON() const {
       {"resume", resume},        {"jobs", jobs},
       {"cuda_path", cudaPath},
   };
+  // Only when set, so that the options of earlier runs read the same.
+  if (maxStages != 1)
+    object["max_stages"] = maxStages;
+  return object;
 }
 
 llvm::Expected<TuneOptions>
@@ -148,6 +156,8 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
       error = readString(options.costModel);
     else if (name == "features")
       error = readString(options.features);
+    else if (name == "max_stages")
+      error = readInt(options.maxStages);
     else if (name == "resume") {
       if (std::optional<bool> b = field.getAsBoolean())
         options.resume = *b;

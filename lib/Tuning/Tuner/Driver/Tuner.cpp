@@ -218,7 +218,8 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
 llvm::Error Tuner::addTaskRun(TuningTask &task, size_t index) {
   TaskRun &run = runs.emplace_back();
   run.state =
-      TaskSearchState::create(task, device, options.seed * 1000003 + index);
+      TaskSearchState::create(task, device, options.seed * 1000003 + index,
+                              options.maxStages);
   auto taskId = db.getOrAddTask(task.workloadKey, task.opKind, task.flops,
                                 task.weight, task.describe());
   if (!taskId)

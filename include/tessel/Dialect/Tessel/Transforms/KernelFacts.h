@@ -59,8 +59,16 @@ struct KernelFacts {
   /// or nothing is staged); below 1 when the threads do not divide a tile
   /// and the load is predicated (getCooperativeLoadChunk).
   double loadLaneUse = 1;
+  /// Shared-memory buffers per staged operand: the `stages` of a pipelined
+  /// staging loop (1 = synchronous staging).
+  int64_t pipelineStages = 1;
+  /// Vector loads one thread issues per staging step, all staged operands
+  /// together (0 when nothing is staged).
+  int64_t loadsPerStep = 0;
 
   /// The facts as a dictionary attribute (integers as i64, flops as f64).
+  /// `stages` and `loads_per_step` are written only for pipelined kernels,
+  /// so the facts of other kernels read as before.
   DictionaryAttr toAttribute(MLIRContext *context) const;
   /// Reads facts written by toAttribute; std::nullopt if a field is missing.
   static std::optional<KernelFacts> fromAttribute(DictionaryAttr attr);

@@ -43,14 +43,19 @@ std::vector<SmallVector<unsigned>> enumerateHops(ArrayRef<unsigned> indices,
 /// The tile-size vectors of one search space (see the file comment).
 class TileVectorSpace {
 public:
+  /// The `loop` of the auto-unroll coordinate.
+  static constexpr int kUnrollCoordinate = -1;
+  /// The `loop` of the `stages` coordinate (spaces with the knob).
+  static constexpr int kStagesCoordinate = -2;
+
   /// One coordinate of the vector.
   struct Coordinate {
-    /// The loop (or -1 for the auto-unroll knob).
+    /// The loop, or kUnrollCoordinate / kStagesCoordinate.
     int loop = 0;
     /// The level of the loop (>= 1).
     unsigned level = 0;
     /// Its values, ascending: the divisors of the loop's extent (or
-    /// kUnrollValues).
+    /// kUnrollValues, or 1 to kMaxPipelineStages).
     SmallVector<int64_t> values;
   };
 
