@@ -108,12 +108,6 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
            getElementBytes(input->get())});
   for (OpOperand &init : op.getDpsInitsMutable())
     space.initElementBytes.push_back(getElementBytes(init.get()));
-  if (sketch.getFusedConsumers() > 0 && op.getNumDpsInits() > 0) {
-    OpOperand *init = op.getDpsInitOperand(0);
-    space.sharedAccumulator.emplace(
-        FootprintFunction(op.getMatchingIndexingMap(init)),
-        getElementBytes(init->get()));
-  }
   return space;
 }
 
@@ -140,10 +134,6 @@ int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles,
     // A pipelined buffer's slots start at 16-byte boundaries.
     bytes += stages > 1 ? llvm::alignTo(buffer, 16) * stages : buffer;
   }
-  // The fused accumulator is one buffer, whatever the stages.
-  if (sharedAccumulator)
-    bytes += sharedAccumulator->first.getElements(tile) *
-             sharedAccumulator->second;
   return bytes;
 }
 

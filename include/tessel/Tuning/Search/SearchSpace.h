@@ -189,9 +189,6 @@ private:
   SmallVector<std::pair<FootprintFunction, int64_t>> readInputs;
   /// Element bytes of every init.
   SmallVector<int64_t> initElementBytes;
-  /// With fused consumers, the block's accumulator (the fused init) in
-  /// shared memory: its footprint and element bytes.
-  std::optional<std::pair<FootprintFunction, int64_t>> sharedAccumulator;
   SmallVector<SmallVector<int64_t>> vectorCandidates;
   /// Most values of the `stages` knob (1: no knob).
   int64_t maxStages = 1;
