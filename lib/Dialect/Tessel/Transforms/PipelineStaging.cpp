@@ -174,25 +174,37 @@ multiBufferSharedBuffers(RewriterBase &rewriter, scf::ForOp loop,
   return success();
 }
 
+/// Backward slices within `body`, the op itself and the values its regions
+/// use included.
+static BackwardSliceOptions getBodySliceOptions(Block *body) {
+  BackwardSliceOptions options;
+  options.inclusive = true;
+  options.omitUsesFromAbove = false;
+  options.filter = [body](Operation *op) { return op->getBlock() == body; };
+  return options;
+}
+
+/// The first op of `body` that is not one of the loads' ops (`early`), or
+/// null.
+static Operation *getFirstLateOp(Block *body,
+                                 const llvm::SetVector<Operation *> &early) {
+  for (Operation &op : body->without_terminator())
+    if (!early.contains(&op))
+      return &op;
+  return nullptr;
+}
+
 /// Gives the ops of `late` their own copies of the side-effect-free ops they
 /// share with the loads (`early`), so that no value crosses stages.
 static void separateSharedValues(RewriterBase &rewriter, Block *body,
                                  const llvm::SetVector<Operation *> &early) {
-  BackwardSliceOptions options;
-  options.inclusive = true;
-  options.omitUsesFromAbove = false;
-  options.filter = [&](Operation *op) { return op->getBlock() == body; };
+  BackwardSliceOptions options = getBodySliceOptions(body);
   llvm::SetVector<Operation *> lateSlice;
   for (Operation &op : body->without_terminator())
     if (!early.contains(&op))
       (void)getBackwardSlice(&op, &lateSlice, options);
 
-  Operation *firstLate = nullptr;
-  for (Operation &op : body->without_terminator())
-    if (!early.contains(&op)) {
-      firstLate = &op;
-      break;
-    }
+  Operation *firstLate = getFirstLateOp(body, early);
   if (!firstLate)
     return;
   IRMapping mapping;
@@ -253,10 +265,7 @@ FailureOr<scf::ForOp> tessel::pipelineStagingLoop(RewriterBase &rewriter,
   auto commit = NVVM::CpAsyncCommitGroupOp::create(rewriter, loc);
   commit->setAttr(kPipelineMark, rewriter.getUnitAttr());
 
-  BackwardSliceOptions options;
-  options.inclusive = true;
-  options.omitUsesFromAbove = false;
-  options.filter = [&](Operation *op) { return op->getBlock() == body; };
+  BackwardSliceOptions options = getBodySliceOptions(body);
   llvm::SetVector<Operation *> early;
   for (Operation *load : loads)
     (void)getBackwardSlice(load, &early, options);
@@ -265,12 +274,7 @@ FailureOr<scf::ForOp> tessel::pipelineStagingLoop(RewriterBase &rewriter,
 
   // The math of a step starts once its loads (S - 1 groups ago) are done
   // and visible to every thread.
-  Operation *firstLate = nullptr;
-  for (Operation &op : body->without_terminator())
-    if (!early.contains(&op)) {
-      firstLate = &op;
-      break;
-    }
+  Operation *firstLate = getFirstLateOp(body, early);
   rewriter.setInsertionPoint(firstLate);
   auto wait = NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 1);
   wait->setAttr(kPipelineMark, rewriter.getUnitAttr());
