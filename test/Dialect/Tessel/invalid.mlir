@@ -211,3 +211,55 @@ func.func @stages_need_one_staging_loop(%x: tensor<1x16x10x10xf32>, %w: tensor<8
     ins(%x, %w : tensor<1x16x10x10xf32>, tensor<8x16x3x3xf32>) outs(%o : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   return %0 : tensor<1x8x8x8xf32>
 }
+
+// -----
+
+func.func @tensor_core_needs_f16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{tensor_core needs two f16 inputs}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tensor_core_needs_instruction_multiples(%a: tensor<64x40xf16>, %b: tensor<40x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{tensor_core needs the K extent to be a multiple of 16; loop 2 has 40}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
+    ins(%a, %b : tensor<64x40xf16>, tensor<40x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tensor_core_needs_a_matmul(%x: tensor<1x16x10x10xf16>, %w: tensor<16x16x3x3xf16>, %o: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  // expected-error @+1 {{tensor_core needs operands indexed by loops (no convolution windows)}}
+  %0 = linalg.conv_2d_nchw_fchw {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
+    ins(%x, %w : tensor<1x16x10x10xf16>, tensor<16x16x3x3xf16>) outs(%o : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %0 : tensor<1x16x8x8xf32>
+}
+
+// -----
+
+func.func @tensor_core_instruction_level(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{the innermost tile of loop 1 is one mma.sync instruction: 8, not 16}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[1, 2, 2, 16], [1, 2, 2, 16], [2, 2, 16]]>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tensor_core_synchronous(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{stages 2: tensor_core sketches stage synchronously}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[1, 2, 2, 16], [1, 2, 4, 8], [2, 2, 16]], stages = 2>}
+    ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// expected-error @+1 {{tensor_core sketches stage both operands in shared memory: shared = [0, 1]}}
+#bad_tc = #tessel.sketch<tensor_core, shared = [0]>

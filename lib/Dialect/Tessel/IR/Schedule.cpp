@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 
@@ -306,6 +307,12 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
   if (sketch.getKind() == SketchKind::TwoLevelInjective && hasReduction)
     return emitError() << "two_level_injective cannot schedule an op with a "
                           "reduction loop";
+  bool tensorCore = sketch.getKind() == SketchKind::TensorCore;
+  if (tensorCore) {
+    std::string blocker = getTensorCoreBlocker(op);
+    if (!blocker.empty())
+      return emitError() << blocker;
+  }
   if (!config)
     return success();
 
@@ -343,7 +350,19 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
                        << product << ", not to the loop extent "
                        << nest.extents[loop];
   }
+  if (tensorCore) {
+    for (auto [loop, mma] : llvm::enumerate(getMmaLevelExtents(op)))
+      if (config.getLoopTiles(loop).back() != mma)
+        return emitError() << "the innermost tile of loop " << loop
+                           << " is one mma.sync instruction: " << mma
+                           << ", not " << config.getLoopTiles(loop).back();
+  }
   if (int64_t stages = config.getStages(); stages > 1) {
+    // Upstream's mma.sync conversion does not follow the accumulators
+    // through a pipelined loop (its extra loop-carried values).
+    if (tensorCore)
+      return emitError() << "stages " << stages
+                         << ": tensor_core sketches stage synchronously";
     if (sketch.getKind() != SketchKind::MultiLevelTiling ||
         sketch.getShared().empty())
       return emitError() << "stages " << stages

@@ -55,6 +55,8 @@ StringRef SketchAttr::getDefaultStructure(SketchKind kind) {
     return "SRR";
   case SketchKind::TwoLevelInjective:
     return "SS";
+  case SketchKind::TensorCore:
+    return "SSRRSSR";
   }
   llvm_unreachable("unknown sketch kind");
 }
@@ -74,9 +76,16 @@ std::optional<unsigned> SketchAttr::getThreadLevel() const {
   case SketchKind::TwoLevelInjective:
     return 1;
   case SketchKind::CrossThreadReduction:
+  case SketchKind::TensorCore:
     return std::nullopt;
   }
   llvm_unreachable("unknown sketch kind");
+}
+
+std::optional<unsigned> SketchAttr::getWarpLevel() const {
+  if (getKind() == SketchKind::TensorCore)
+    return 1;
+  return std::nullopt;
 }
 
 std::optional<unsigned> SketchAttr::getVThreadLevel() const {
@@ -108,6 +117,21 @@ LogicalResult SketchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
              << "multi_level_tiling structure '" << structure
              << "' must start with \"SSSR\" (block, virtual thread and "
                 "thread levels, then the shared-memory staging level)";
+    break;
+  case SketchKind::TensorCore:
+    if (structure != getDefaultStructure(kind))
+      return emitError() << "tensor_core structure must be \""
+                         << getDefaultStructure(kind) << "\", got \""
+                         << structure << "\"";
+    if (shared.size() != 2 || shared[0] != 0 || shared[1] != 1)
+      return emitError() << "tensor_core sketches stage both operands in "
+                            "shared memory: shared = [0, 1]";
+    if (registerAccumulator)
+      return emitError() << "tensor_core sketches keep their accumulators in "
+                            "mma registers; register_accumulator does not apply";
+    if (fusedConsumers != 0 || !inlined.empty())
+      return emitError() << "tensor_core sketches fuse no consumer and inline "
+                            "no producer";
     break;
   case SketchKind::CrossThreadReduction:
   case SketchKind::TwoLevelInjective: {

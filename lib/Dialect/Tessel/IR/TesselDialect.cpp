@@ -33,7 +33,7 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
                              << "' must be a unit attribute on a linalg op";
     return success();
   }
-  if (name == kPipelineSyncAttrName) {
+  if (name == kPipelineSyncAttrName || name == kTensorCoreAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
       return op->emitError() << "'" << name << "' must be a unit attribute";
     return success();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 
 #include "mlir/IR/AffineExpr.h"
 
@@ -48,6 +49,13 @@ SmallVector<int64_t> tessel::getBlockTile(SketchAttr sketch, LoopTiles tiles,
 int64_t tessel::getThreadsPerBlock(SketchAttr sketch, LoopTiles tiles,
                                    const LoopNest &nest) {
   int64_t threads = 1;
+  if (std::optional<unsigned> warpLevel = sketch.getWarpLevel()) {
+    // Tensor cores: whole warps, one per warp tile.
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      if (!nest.isReduction[loop])
+        threads *= tiles[loop][*warpLevel];
+    return threads * kWarpSize;
+  }
   std::optional<unsigned> spaceLevel = sketch.getThreadLevel();
   std::optional<unsigned> reductionLevel = sketch.getReductionThreadLevel();
   for (unsigned loop = 0; loop < nest.size(); ++loop) {

@@ -7,15 +7,18 @@
 #include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/PipelineStaging.h"
+#include "tessel/Dialect/Tessel/Transforms/WarpMma.h"
 #include "tessel/Tuning/Search/Task.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -117,6 +120,26 @@ void transform::AsyncStagingCopiesOp::getEffects(
 }
 
 //===----------------------------------------------------------------------===//
+// ConvertToMmaSyncOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+transform::ConvertToMmaSyncOp::apply(transform::TransformRewriter &rewriter,
+                                     transform::TransformResults &,
+                                     transform::TransformState &state) {
+  for (Operation *target : state.getPayloadOps(getTarget()))
+    if (failed(convertWarpContractionsToMmaSync(rewriter, target)))
+      return DiagnosedSilenceableFailure::definiteFailure();
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::ConvertToMmaSyncOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
 // Extension
 //===----------------------------------------------------------------------===//
 
@@ -142,6 +165,9 @@ public:
     declareGeneratedDialect<gpu::GPUDialect>();
     declareGeneratedDialect<NVVM::NVVMDialect>();
     declareGeneratedDialect<nvgpu::NVGPUDialect>();
+    // mma.sync conversion: lane arithmetic and fragment vectors.
+    declareGeneratedDialect<arith::ArithDialect>();
+    declareGeneratedDialect<vector::VectorDialect>();
     registerTransformOps<
 #define GET_OP_LIST
 #include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.cpp.inc"

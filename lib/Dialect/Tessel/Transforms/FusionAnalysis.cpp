@@ -36,7 +36,8 @@ Operation *tessel::getKernelInitProducer(linalg::LinalgOp op,
   if (sketch.getFusedConsumers() != 0)
     return producer;
   if (!isa<linalg::FillOp>(producer) ||
-      sketch.getKind() != SketchKind::MultiLevelTiling ||
+      (sketch.getKind() != SketchKind::MultiLevelTiling &&
+       sketch.getKind() != SketchKind::TensorCore) ||
       op.getNumReductionLoops() == 0 ||
       !op.getMatchingIndexingMap(init).isProjectedPermutation())
     return nullptr;

@@ -90,6 +90,13 @@ private:
   bool isMultiLevel(const ScheduledOp &op) const {
     return op.sketch.getKind() == SketchKind::MultiLevelTiling;
   }
+  bool isTensorCore(const ScheduledOp &op) const {
+    return op.sketch.getKind() == SketchKind::TensorCore;
+  }
+  /// Whether `op` has a shared-memory staging loop over its reductions.
+  bool hasStagingLoop(const ScheduledOp &op) const {
+    return isMultiLevel(op) || isTensorCore(op);
+  }
 
   std::string fresh(StringRef prefix) {
     return ("%" + prefix + std::to_string(counter++)).str();
@@ -196,6 +203,11 @@ private:
   /// loops and the thread forall of `op`; returns the thread-level op.
   std::string writeThreadLevel(const ScheduledOp &op, StringRef target,
                                ArrayRef<unsigned> loopMap);
+  /// Tiles `target` (running op loops `loopMap`) of a tensor_core `op` into
+  /// its warp forall, the steps of one stage and the mma tiles of a warp;
+  /// returns the op of one `mma.sync` shape.
+  std::string writeWarpLevel(const ScheduledOp &op, StringRef target,
+                             ArrayRef<unsigned> loopMap);
   /// How a loop level created by `tileLevelAsLoops` is unrolled.
   enum class UnrollMode {
     /// Always, before accumulators are hoisted (virtual threads, S3).
@@ -221,8 +233,9 @@ private:
   void vectorize(StringRef funcs);
 
   bool keepsAccumulatorInRegisters(const ScheduledOp &op) const {
-    return isMultiLevel(op) && op.sketch.getRegisterAccumulator() &&
-           op.vectorizable;
+    return (isMultiLevel(op) && op.sketch.getRegisterAccumulator() &&
+            op.vectorizable) ||
+           isTensorCore(op);
   }
   /// A fresh handle to all kernels that keep (or do not keep) their
   /// accumulators in registers: one match for many kernels, since each
@@ -579,6 +592,31 @@ std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
   return tiled;
 }
 
+std::string ScriptWriter::writeWarpLevel(const ScheduledOp &op,
+                                         StringRef target,
+                                         ArrayRef<unsigned> loopMap) {
+  unsigned warpLevel = *op.sketch.getWarpLevel();
+  // A warp tile per warp; with one warp, the whole block's threads are it.
+  SizeList sizes = sizesFor(loopMap, [&](unsigned l) -> std::string {
+    if (op.nest.isReduction[l] || levels(op, l)[warpLevel] == 1)
+      return "";
+    return tileKnob(op, l, warpLevel + 1, "warp_tile");
+  });
+  std::string current = target.str();
+  if (!sizes.allZero()) {
+    std::string forall;
+    current = tileForall(current, sizes, "warp", forall);
+  }
+  // The steps of one stage (unrolled after hoisting, within the unroll
+  // setting), then the mma tiles of a warp (always unrolled: each keeps its
+  // accumulator in registers).
+  current = tileLevelAsLoops(op, current, loopMap, /*reduction=*/true,
+                             /*level=*/1, "mma_step",
+                             UnrollMode::LateWithinBudget);
+  return tileLevelAsLoops(op, current, loopMap, /*reduction=*/false,
+                          /*level=*/2, "mma_tile", UnrollMode::Always);
+}
+
 void ScriptWriter::writeCooperativeLoads(const ScheduledOp &op,
                                          ArrayRef<std::string> copies) {
   unsigned numShared = op.sketch.getShared().size();
@@ -637,7 +675,7 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
   blockForalls[index] = blockForall;
 
   std::string current = anchor;
-  if (isMultiLevel(op)) {
+  if (hasStagingLoop(op)) {
     // The shared-memory staging loop over the reductions (already made on
     // tensors when producers are inlined into it).
     ArrayRef<int64_t> shared = op.sketch.getShared();
@@ -705,6 +743,14 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
     writeCooperativeLoads(op, loads);
   }
 
+  if (isTensorCore(op)) {
+    writeWarpLevel(op, current, identity(op));
+    // The init follows the warps' layout exactly, so that its stores
+    // forward into the accumulators.
+    if (op.initAnchor)
+      writeWarpLevel(op, match(root, *op.initAnchor), op.initLoops);
+    return;
+  }
   current = writeThreadLevel(op, current, identity(op));
 
   if (isMultiLevel(op)) {
@@ -770,6 +816,9 @@ void ScriptWriter::writeGpuMapping() {
     line(llvm::formatv("transform.annotate {0} \"{1}\" = {2} : "
                        "!transform.any_op, !transform.param<i64>",
                        launch, TesselDialect::kAccumulatorsAttrName, cls));
+    if (isTensorCore(op))
+      line(llvm::formatv("transform.annotate {0} \"{1}\" : !transform.any_op",
+                         launch, TesselDialect::kTensorCoreAttrName));
     std::string mapped = fresh("mapped");
     line(llvm::formatv("{0} = transform.gpu.map_nested_forall_to_threads {1} "
                        "block_dims = [{2}, 1, 1] : (!transform.any_op) -> "
@@ -861,6 +910,18 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
                      "transfers {1} : (!transform.any_op) -> !transform.any_op",
                      hoisted2, hoisted));
+  // Tensor-core kernels: the warps' contractions become mma.sync before
+  // anything lowers them.
+  if (llvm::any_of(ops, [&](const ScheduledOp &op) { return isTensorCore(op); })) {
+    std::string launches = fresh("mma");
+    line(llvm::formatv("{0} = transform.structured.match attributes "
+                       "{{{1}} in {2} : (!transform.any_op) -> "
+                       "!transform.any_op",
+                       launches, TesselDialect::kTensorCoreAttrName, root));
+    line(llvm::formatv("transform.tessel.convert_to_mma_sync {0} : "
+                       "!transform.any_op",
+                       launches));
+  }
   // Upstream barrier elimination does not terminate on some kernels whose
   // K loop carries accumulators; redundant barriers only cost time.
   // The NVVM lowering handles 1-D vectors only: lower the rest here.

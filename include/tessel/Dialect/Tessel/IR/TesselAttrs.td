@@ -14,7 +14,8 @@ include "mlir/IR/EnumAttr.td"
 def Tessel_SketchKind : I32EnumAttr<"SketchKind", "kind of GPU schedule sketch", [
     I32EnumAttrCase<"MultiLevelTiling", 0, "multi_level_tiling">,
     I32EnumAttrCase<"CrossThreadReduction", 1, "cross_thread_reduction">,
-    I32EnumAttrCase<"TwoLevelInjective", 2, "two_level_injective">
+    I32EnumAttrCase<"TwoLevelInjective", 2, "two_level_injective">,
+    I32EnumAttrCase<"TensorCore", 3, "tensor_core">
   ]> {
   let cppNamespace = "::mlir::tessel";
   let genSpecializedAttr = 0;
@@ -33,8 +34,10 @@ def Tessel_SketchAttr : Tessel_Attr<"Sketch", "sketch"> {
 
     * `kind`: `multi_level_tiling` (Ansor's GPU rule for ops with data
       reuse: matmuls, convolutions), `cross_thread_reduction` (a reduction
-      whose threads cooperate on one output) or `two_level_injective`
-      (elementwise ops: blocks and threads only).
+      whose threads cooperate on one output), `two_level_injective`
+      (elementwise ops: blocks and threads only) or `tensor_core` (a
+      matmul-like contraction of 16-bit floats on the warp-level
+      `mma.sync` instructions of sm_80 and newer).
     * `structure`: the tiling levels, outermost first. `S` is a level of
       every space (parallel) loop, `R` a level of every reduction loop.
       For `multi_level_tiling` it is Ansor's GPU structure `"SSSRRSRS"`: the
@@ -43,6 +46,10 @@ def Tessel_SketchAttr : Tessel_Attr<"Sketch", "sketch"> {
       the remaining levels run inside a thread, in registers.
       `cross_thread_reduction` uses `"SRR"` (space: block; reduction: serial
       part, threads) and `two_level_injective` uses `"SS"` (blocks, threads).
+      `tensor_core` uses `"SSRRSSR"`: blocks, warps, the shared-memory staging
+      level, the steps of one stage, the mma tiles of a warp, and the shape
+      of one `mma.sync` (space: 16 rows, 8 columns, 1 for batch loops;
+      reduction: 16).
     * `shared`: the input operands staged in shared memory, once per
       iteration of the staging loop, by all threads of a block.
     * `register_accumulator`: the output tile of a thread is accumulated in
@@ -91,6 +98,8 @@ def Tessel_SketchAttr : Tessel_Attr<"Sketch", "sketch"> {
     unsigned getNumReductionLevels() const;
     /// Index of the space level bound to threads, if any.
     std::optional<unsigned> getThreadLevel() const;
+    /// Index of the space level bound to warps (tensor cores), if any.
+    std::optional<unsigned> getWarpLevel() const;
     /// Index of the space level bound to virtual threads, if any.
     std::optional<unsigned> getVThreadLevel() const;
     /// Index of the reduction level bound to threads (cross-thread

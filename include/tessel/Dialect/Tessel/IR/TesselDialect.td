@@ -81,6 +81,10 @@ def Tessel_Dialect : Dialect {
     /// that pipelining a staging loop adds (PipelineStaging.h).
     static constexpr ::llvm::StringLiteral kPipelineSyncAttrName =
         "tessel.pipeline_sync";
+    /// Marks a `gpu.launch` whose warp-level vector contractions become
+    /// `mma.sync` (tensor_core sketches), for the mapping script.
+    static constexpr ::llvm::StringLiteral kTensorCoreAttrName =
+        "tessel.tensor_core";
 
   private:
     void registerAttributes();

@@ -98,4 +98,22 @@ def AsyncStagingCopiesOp : Op<Transform_Dialect,
   let assemblyFormat = "$target attr-dict `:` type($target)";
 }
 
+def ConvertToMmaSyncOp : Op<Transform_Dialect,
+    "tessel.convert_to_mma_sync",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Turns the warp-level contractions of tensor_core kernels "
+                "into mma.sync";
+  let description = [{
+    In every target op (a `gpu.launch` of a `tensor_core` schedule, after
+    vectorization and accumulator hoisting), forwards the init into the
+    accumulators, folds input extensions into the contractions and rewrites
+    them with upstream VectorToGPU (NVGPU flavour): `nvgpu.mma.sync` on
+    per-lane fragments, `nvgpu.ldmatrix` for operand tiles in shared memory.
+    A definite failure when a contraction is left.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
 #endif // TESSEL_DIALECT_TESSEL_TRANSFORMOPS_TESSELTRANSFORMOPS_TD

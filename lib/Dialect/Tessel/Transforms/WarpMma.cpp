@@ -1,0 +1,45 @@
+//===- WarpMma.cpp - Warp-level contractions as mma.sync ------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/Transforms/WarpMma.h"
+
+#include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+LogicalResult tessel::convertWarpContractionsToMmaSync(RewriterBase &rewriter,
+                                                       Operation *root) {
+  // The init's zeros go straight into the accumulators; its stores, which
+  // the final stores overwrite, disappear.
+  vector::transferOpflowOpt(rewriter, root);
+  MLIRContext *ctx = root->getContext();
+  // Extensions first: the layout patterns transpose operands, and an
+  // extension under a transpose no longer folds.
+  RewritePatternSet extensions(ctx);
+  vector::populateFoldArithExtensionPatterns(extensions);
+  RewritePatternSet layout(ctx);
+  populatePrepareVectorToMMAPatterns(layout, /*useNvGpu=*/true);
+  if (failed(applyPatternsGreedily(root, std::move(extensions))) ||
+      failed(applyPatternsGreedily(root, std::move(layout))))
+    return root->emitError("tensor_core: preparing the warp contractions for "
+                           "mma.sync did not converge");
+  if (failed(convertVectorToNVVMCompatibleMMASync(rewriter, root)))
+    return root->emitError("tensor_core: converting the warp contractions to "
+                           "mma.sync failed");
+  // The conversion leaves the replaced vector ops dead; sweep them.
+  (void)applyPatternsGreedily(root, RewritePatternSet(ctx));
+  WalkResult leftover = root->walk([](vector::ContractionOp contract) {
+    contract.emitError("tensor_core: this contraction did not become "
+                       "mma.sync");
+    return WalkResult::interrupt();
+  });
+  return failure(leftover.wasInterrupted());
+}
