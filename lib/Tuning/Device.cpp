@@ -39,6 +39,8 @@ struct FieldInfo {
   std::string DeviceDescription::*stringField = nullptr;
   int64_t DeviceDescription::*integerField = nullptr;
   double DeviceDescription::*numberField = nullptr;
+  /// An optional field may be absent (it stays 0, and is not written then).
+  bool optional = false;
 };
 } // namespace
 
@@ -52,6 +54,10 @@ static FieldInfo integerField(StringRef key,
 }
 static FieldInfo numberField(StringRef key, double DeviceDescription::*field) {
   return {key, FieldKind::Number, nullptr, nullptr, field};
+}
+static FieldInfo optionalNumberField(StringRef key,
+                                     double DeviceDescription::*field) {
+  return {key, FieldKind::Number, nullptr, nullptr, field, /*optional=*/true};
 }
 
 /// Every field of the schema, in the order of devices/README.md.
@@ -85,6 +91,7 @@ static llvm::ArrayRef<FieldInfo> getFields() {
       integerField("boost_clock_mhz", &D::boostClockMhz),
       integerField("fp32_lanes_per_sm", &D::fp32LanesPerSm),
       numberField("launch_overhead_us", &D::launchOverheadUs),
+      optionalNumberField("fp16_tensor_peak_gflops", &D::fp16TensorPeakGflops),
   };
   return fields;
 }
@@ -198,6 +205,8 @@ Expected<DeviceDescription> DeviceDescription::parse(StringRef json,
   DeviceDescription device;
   for (const FieldInfo &field : getFields()) {
     const llvm::json::Value *value = object->get(field.key);
+    if (!value && field.optional)
+      continue;
     if (!value)
       return makeError(fileName + ": missing field '" + field.key + "'");
     auto wrongType = [&](StringRef expected) {
@@ -340,6 +349,8 @@ std::string DeviceDescription::toJSON() const {
       object[field.key] = this->*field.integerField;
       break;
     case FieldKind::Number:
+      if (field.optional && this->*field.numberField == 0)
+        break;
       object[field.key] = this->*field.numberField;
       break;
     }

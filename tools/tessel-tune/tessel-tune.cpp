@@ -119,6 +119,11 @@ static OptionFlag<int64_t> maxStages(
     cl::desc("Most shared-memory stages of a software-pipelined staging loop "
              "(cp.async, sm_80 and newer) the search may choose; 1: none"),
     cl::cat(category));
+static OptionFlag<bool> tensorCores(
+    "tensor-cores", cl::location(options.tensorCores),
+    cl::desc("Also search tensor_core sketches (mma.sync, sm_80 and newer) "
+             "for f16 contractions (default true; false is an ablation)"),
+    cl::cat(category));
 static OptionFlag<double> simTrialSeconds(
     "sim-trial-seconds", cl::location(options.simTrialSeconds),
     cl::desc("Under analytic fidelity: virtual seconds charged per trial"),
@@ -187,7 +192,8 @@ static int exportOrImport() {
 static SmallVector<cl::Option *> getRunFlags() {
   return {&measure,  &strategy,    &costModel,      &features,  &trials,
           &perRound, &scheduler,   &resume,         &timeLimit, &seed,
-          &simNoise, &simFidelity, &simTrialSeconds, &maxStages};
+          &simNoise, &simFidelity, &simTrialSeconds, &maxStages,
+          &tensorCores};
 }
 
 /// Whether the command line asks for a tuning run, rather than only for the

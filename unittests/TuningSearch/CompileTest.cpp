@@ -31,14 +31,17 @@ protected:
   /// PTX of the last compileSamples call (with `pipelineOptions`), per
   /// config: whether it has cp.async.
   std::vector<bool> hasAsyncCopies;
+  /// The same: whether it has mma.sync.
+  std::vector<bool> hasMmaSync;
 
   /// Compiles `count` sampled configs of every materializable sketch of the
   /// single task of `source` to PTX (`pipelineOptions` of tessel-to-cuda),
-  /// from spaces with `maxStages`.
+  /// from spaces with `maxStages`; only sketches of kind `only` when set.
   void compileSamples(StringRef source, int count,
                       const TaskExtractionOptions &extraction = {},
                       int64_t maxStages = 1,
-                      StringRef pipelineOptions = "chip=sm_90 format=isa") {
+                      StringRef pipelineOptions = "chip=sm_90 format=isa",
+                      std::optional<SketchKind> only = std::nullopt) {
     llvm::Expected<DeviceDescription> device = findDevice("h100");
     ASSERT_TRUE(static_cast<bool>(device))
         << llvm::toString(device.takeError());
@@ -51,9 +54,10 @@ protected:
     sketchKinds.clear();
     compiled.clear();
     hasAsyncCopies.clear();
+    hasMmaSync.clear();
     for (SketchAttr sketch : task.sketches) {
       sketchKinds.insert(sketch.getKind());
-      if (!isMaterializable(sketch))
+      if (!isMaterializable(sketch) || (only && sketch.getKind() != *only))
         continue;
       FailureOr<SearchSpace> space =
           SearchSpace::get(task.getTargetOp(), sketch, *device, maxStages);
@@ -75,15 +79,17 @@ protected:
             << str(*config) << "\n"
             << errors;
         int binaries = 0;
-        bool async = false;
+        bool async = false, mma = false;
         scheduled->walk([&](gpu::BinaryOp binary) {
           ++binaries;
           auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
           async |= object.getObject().getValue().contains("cp.async");
+          mma |= object.getObject().getValue().contains("mma.sync");
         });
         EXPECT_GE(binaries, 1);
         compiled.push_back(*config);
         hasAsyncCopies.push_back(async);
+        hasMmaSync.push_back(mma);
       }
     }
   }
@@ -226,6 +232,40 @@ TEST_F(CompileTest, SampledPipelinedConfigsCompile) {
             << pipeline << ": " << str(config);
     }
     EXPECT_GE(pipelined, 4) << pipeline;
+  }
+}
+
+// Every sampled tensor_core config of f16 matmuls (the fill of the init in
+// the kernel) and batch matmuls compiles: PTX for sm_90 with mma.sync and
+// ldmatrix in every kernel, cubins for sm_80 where ptxas is there.
+TEST_F(CompileTest, SampledTensorCoreConfigsCompile) {
+  const char *matmul = R"mlir(
+func.func @f(%a: tensor<512x256xf16>, %b: tensor<256x384xf16>) -> tensor<512x384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x384xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<512x384xf32>) -> tensor<512x384xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x384xf16>) outs(%c : tensor<512x384xf32>) -> tensor<512x384xf32>
+  return %0 : tensor<512x384xf32>
+})mlir";
+  const char *batchMatmul = R"mlir(
+func.func @f(%a: tensor<6x128x64xf16>, %b: tensor<6x64x96xf16>, %c: tensor<6x128x96xf16>) -> tensor<6x128x96xf16> {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<6x128x64xf16>, tensor<6x64x96xf16>) outs(%c : tensor<6x128x96xf16>) -> tensor<6x128x96xf16>
+  return %0 : tensor<6x128x96xf16>
+})mlir";
+  std::vector<std::string> pipelines = {"chip=sm_90 format=isa"};
+#if TESSEL_HAVE_PTXAS
+  pipelines.push_back("chip=sm_80 format=bin");
+#endif
+  for (const std::string &pipeline : pipelines) {
+    for (const char *source : {matmul, batchMatmul}) {
+      compileSamples(source, 6, {}, /*maxStages=*/1, pipeline,
+                     SketchKind::TensorCore);
+      EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
+      EXPECT_EQ(compiled.size(), 6u);
+      if (StringRef(pipeline).ends_with("isa"))
+        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync))
+          EXPECT_TRUE(mma) << str(config);
+    }
   }
 }
 

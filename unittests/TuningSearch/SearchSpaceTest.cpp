@@ -128,6 +128,75 @@ TEST_F(SearchSpaceTest, ResNetConvSamplesAndMutationsAreValid) {
   sampleAndMutate(task);
 }
 
+constexpr const char *kHalfMatmul1024 = R"mlir(
+func.func @f(%a: tensor<1024x1024xf16>, %b: tensor<1024x1024xf16>) -> tensor<1024x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x1024xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<1024x1024xf16>, tensor<1024x1024xf16>) outs(%init : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+})mlir";
+
+// Samples and mutations of the tensor_core sketch keep the instruction
+// level (16, 8, 16) and verify.
+TEST_F(SearchSpaceTest, TensorCoreSamplesAndMutationsAreValid) {
+  TuningTask &task = taskOf(kHalfMatmul1024);
+  ASSERT_EQ(task.sketches.size(), 2u);
+  EXPECT_EQ(task.sketches.back().getKind(), SketchKind::TensorCore);
+  sampleAndMutate(task);
+}
+
+// mma.sync m16n8k16 needs sm_80: no tensor_core space on a V100.
+TEST_F(SearchSpaceTest, TensorCoreSpaceNeedsAmpere) {
+  TuningTask &task = taskOf(kHalfMatmul1024);
+  SketchAttr tensorCore = task.sketches.back();
+  llvm::Expected<DeviceDescription> v100 = findDevice("v100");
+  ASSERT_TRUE(static_cast<bool>(v100)) << llvm::toString(v100.takeError());
+  EXPECT_TRUE(failed(SearchSpace::get(task.getTargetOp(), tensorCore, *v100)));
+  llvm::Expected<DeviceDescription> a100 = findDevice("a100");
+  ASSERT_TRUE(static_cast<bool>(a100)) << llvm::toString(a100.takeError());
+  EXPECT_TRUE(
+      succeeded(SearchSpace::get(task.getTargetOp(), tensorCore, *a100)));
+}
+
+// A small tensor_core space, enumerated: every config is valid, has the
+// instruction level, and every sampled or mutated config is among them.
+TEST_F(SearchSpaceTest, TensorCoreEnumerationCoversSamples) {
+  TuningTask &task = taskOf(R"mlir(
+func.func @f(%a: tensor<64x32xf16>, %b: tensor<32x32xf16>, %c: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x32xf16>) outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %0 : tensor<64x32xf32>
+})mlir");
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), task.sketches.back(), device);
+  ASSERT_TRUE(succeeded(space));
+  std::string why;
+  FailureOr<std::vector<ConfigAttr>> all =
+      space->enumerate(space->getSizeEstimate(), &why);
+  ASSERT_TRUE(succeeded(all)) << why;
+  // M: 64 / 16 = 4 over 3 levels (6 ways), N: 32 / 8 = 4 (6), K: 32 / 16 =
+  // 2 over 2 levels (2): 72 tilings, each with 5 unroll values and up to 4 x
+  // 4 vector widths.
+  EXPECT_EQ(space->getSizeEstimate(), 72u * 5 * 4 * 4);
+  ASSERT_FALSE(all->empty());
+  llvm::DenseSet<Attribute> distinct;
+  for (ConfigAttr config : *all) {
+    EXPECT_TRUE(succeeded(space->check(config, &why))) << why;
+    EXPECT_EQ(config.getLoopTiles(0).back(), 16);
+    EXPECT_EQ(config.getLoopTiles(1).back(), 8);
+    EXPECT_EQ(config.getLoopTiles(2).back(), 16);
+    distinct.insert(config);
+  }
+  RandomEngine rng(3);
+  for (int i = 0; i < 200; ++i) {
+    FailureOr<ConfigAttr> config = space->sample(rng, &why);
+    ASSERT_TRUE(succeeded(config)) << why;
+    EXPECT_TRUE(distinct.contains(*config));
+    if (std::optional<ConfigAttr> m = space->mutateTileSize(*config, rng))
+      EXPECT_TRUE(distinct.contains(*m));
+  }
+}
+
 TEST_F(SearchSpaceTest, SameSeedSameConfigs) {
   TuningTask &task = taskOf(kResNetConv3x3);
   FailureOr<SearchSpace> space =

@@ -49,6 +49,35 @@ TEST_F(SketchRulesTest, Matmul) {
             "register_accumulator>\n");
 }
 
+// f16 contractions also get tensor cores; f32 ones (no TF32 yet), fused
+// ones and ops off the instruction shape do not.
+TEST_F(SketchRulesTest, HalfMatmulAlsoTriesTensorCores) {
+  constexpr const char *half = R"mlir(
+func.func @f(%a: tensor<128x64xf16>, %b: tensor<64x32xf16>, %c: tensor<128x32xf32>) -> tensor<128x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<128x64xf16>, tensor<64x32xf16>) outs(%c : tensor<128x32xf32>) -> tensor<128x32xf32>
+  return %0 : tensor<128x32xf32>
+})mlir";
+  EXPECT_EQ(str(sketchesOf(half, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", shared = [0, 1], "
+            "register_accumulator>\n"
+            "#tessel.sketch<tensor_core, \"SSRRSSR\", shared = [0, 1]>\n");
+  SketchOptions noTensorCores;
+  noTensorCores.includeTensorCore = false;
+  module = parse(half);
+  linalg::LinalgOp op;
+  module->walk([&](linalg::MatmulOp m) { op = m; });
+  EXPECT_EQ(generateSketches(op, 0, noTensorCores).size(), 1u);
+  // With a fused consumer, the epilogue would read other lanes' fragments.
+  EXPECT_EQ(generateSketches(op, 1).size(), 1u);
+
+  constexpr const char *offShape = R"mlir(
+func.func @f(%a: tensor<100x64xf16>, %b: tensor<64x32xf16>, %c: tensor<100x32xf32>) -> tensor<100x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<100x64xf16>, tensor<64x32xf16>) outs(%c : tensor<100x32xf32>) -> tensor<100x32xf32>
+  return %0 : tensor<100x32xf32>
+})mlir";
+  EXPECT_EQ(sketchesOf(offShape, true).size(), 1u);
+}
+
 TEST_F(SketchRulesTest, SkinnyMatmulAlsoTriesWithoutStaging) {
   constexpr const char *fc = R"mlir(
 func.func @f(%a: tensor<1x2048xf32>, %b: tensor<2048x1000xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {

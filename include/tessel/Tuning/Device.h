@@ -64,6 +64,10 @@ struct DeviceDescription {
   double fp32PeakGflops = 0;
   int64_t boostClockMhz = 0;
   int64_t fp32LanesPerSm = 0;
+  /// Peak dense FP16 tensor-core throughput with FP32 accumulation, in
+  /// GFLOP/s; 0 (the field is optional) when the device has none that
+  /// Tessel uses (mma.sync m16n8k16 needs sm_80).
+  double fp16TensorPeakGflops = 0;
   /// Fixed cost of one kernel launch among back-to-back launches, in
   /// microseconds (Tessel's estimate; the simulator adds it per kernel).
   double launchOverheadUs = 0;

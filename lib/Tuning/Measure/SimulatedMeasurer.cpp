@@ -42,6 +42,19 @@ static constexpr double kMaxLoadsInFlight = 4.0;
 static constexpr double kMaxAsyncCopiesInFlight = 16.0;
 /// Width of a shared-memory bank.
 static constexpr double kBankBytes = 4.0;
+/// Tensor cores (Tessel estimates, not NVIDIA values): dependent-issue
+/// latency of an mma.sync m16n8k16, the independent mma tiles of a warp
+/// beyond which nothing more overlaps, the issue cost of an ldmatrix (with
+/// its address arithmetic) relative to an mma, and the share of an sm_90
+/// chip's tensor peak that mma.sync reaches (the rest needs wgmma).
+static constexpr double kMmaLatencyCycles = 32.0;
+static constexpr double kMaxMmaIlp = 8.0;
+static constexpr double kLdmatrixCostPerMma = 0.5;
+static constexpr double kMmaSyncShareOfHopperPeak = 0.66;
+/// FLOP of one mma.sync m16n8k16.
+static constexpr double kMmaFlops = 2.0 * 16 * 8 * 16;
+/// Warp schedulers (SM sub-partitions) of an SM, each with a tensor core.
+static constexpr double kSubPartitionsPerSm = 4.0;
 
 SimulatedMeasurer::SimulatedMeasurer(DeviceDescription device, uint64_t seed,
                                      double noiseStddev)
@@ -200,6 +213,29 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
                              e.computeEfficiency * laneUtilization /
                              (1.0 + overheadPerFma);
   e.computeUs = candidate.facts.flops * waveFraction / computeRate;
+  if (candidate.facts.mmaTilesPerWarp > 0 && d.fp16TensorPeakGflops > 0) {
+    // Tensor cores: each sub-partition issues an mma every few cycles and
+    // needs latency / interval of them in flight; ldmatrix loads of the
+    // fragments cost issue slots, fewer per mma the more tiles share them.
+    double peak = d.fp16TensorPeakGflops * 1e3;
+    if (d.getComputeCapabilityMajor() >= 9)
+      peak *= kMmaSyncShareOfHopperPeak;
+    const double mmaPerCyclePerPartition =
+        peak / (smCount * static_cast<double>(d.boostClockMhz) *
+                kSubPartitionsPerSm * kMmaFlops);
+    const double needed = kMmaLatencyCycles * mmaPerCyclePerPartition;
+    const double tiles = static_cast<double>(candidate.facts.mmaTilesPerWarp);
+    const double mmaIlp = std::min(tiles, kMaxMmaIlp);
+    e.computeEfficiency = std::min(
+        1.0, activeWarps / kSubPartitionsPerSm * mmaIlp / needed);
+    const double overheadPerMma =
+        kLdmatrixCostPerMma *
+            static_cast<double>(candidate.facts.mmaLoadsPerWarp) / tiles +
+        kLoopOverheadInstructions / (tiles * unroll) + spillBytes / 4.0 / tiles;
+    const double tensorRate = peak * (activeSms / smCount) *
+                              e.computeEfficiency / (1.0 + overheadPerMma);
+    e.computeUs = candidate.facts.flops * waveFraction / tensorRate;
+  }
 
   // Global memory: sector amplification of uncoalesced accesses, L2 hits
   // when the footprint fits, Little's law for the bytes in flight.

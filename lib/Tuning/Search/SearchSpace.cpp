@@ -6,6 +6,7 @@
 
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -62,6 +63,13 @@ static int64_t getElementBytes(Value value) {
   return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
+static int64_t product(ArrayRef<int64_t> values) {
+  int64_t result = 1;
+  for (int64_t v : values)
+    result *= v;
+  return result;
+}
+
 /// 32-bit registers that `elements` values of `bytes` bytes occupy.
 static int64_t toRegisters(int64_t elements, int64_t bytes) {
   return llvm::divideCeil(elements * bytes, 4);
@@ -89,8 +97,16 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
       !sketch.getShared().empty() &&
       device.getComputeCapabilityMajor() >= 8)
     space.maxStages = std::clamp<int64_t>(maxStages, 1, kMaxPipelineStages);
-  for (int64_t extent : space.nest.extents)
-    space.primeFactors.push_back(factorize(extent));
+  if (sketch.getKind() == SketchKind::TensorCore) {
+    // mma.sync m16n8k16 on 16-bit floats needs sm_80.
+    if (device.getComputeCapabilityMajor() < 8)
+      return failure();
+    space.instructionTiles = getMmaLevelExtents(op);
+  }
+  for (auto [loop, extent] : llvm::enumerate(space.nest.extents))
+    space.primeFactors.push_back(factorize(
+        space.instructionTiles.empty() ? extent
+                                       : extent / space.instructionTiles[loop]));
   for (int64_t operand : sketch.getShared()) {
     OpOperand *input = op.getDpsInputOperand(operand);
     int64_t bytes = getElementBytes(input->get());
@@ -172,6 +188,29 @@ RegisterEstimate SearchSpace::estimateRegisters(LoopTiles tiles,
                                                 ArrayRef<int64_t> vector) const {
   RegisterEstimate estimate;
   estimate.overhead = kRegisterOverhead;
+  for (auto [width, bytes] : llvm::zip(vector, sharedElementBytes))
+    estimate.stagedLoads += toRegisters(width, bytes);
+  if (std::optional<unsigned> warpLevel = sketch.getWarpLevel()) {
+    // A warp's accumulators and one mma step of its operand fragments,
+    // spread over its 32 lanes.
+    SmallVector<int64_t> tile(nest.size(), 1);
+    int64_t outputs = 1;
+    for (unsigned loop = 0; loop < nest.size(); ++loop) {
+      ArrayRef<int64_t> levels = tiles[loop];
+      tile[loop] = nest.isReduction[loop]
+                       ? levels.back()
+                       : product(levels.drop_front(*warpLevel + 1));
+      if (!nest.isReduction[loop])
+        outputs *= tile[loop];
+    }
+    for (int64_t bytes : initElementBytes)
+      estimate.accumulators += toRegisters(outputs, bytes) / kWarpSize;
+    for (const auto &[footprint, bytes] : readInputs)
+      estimate.operands +=
+          llvm::divideCeil(toRegisters(footprint.getElements(tile), bytes),
+                           kWarpSize);
+    return estimate;
+  }
   bool multiLevel = sketch.getKind() == SketchKind::MultiLevelTiling;
   bool registerTile = multiLevel && sketch.getRegisterAccumulator();
   // The register tile of a thread: every space level below the block that
@@ -197,8 +236,6 @@ RegisterEstimate SearchSpace::estimateRegisters(LoopTiles tiles,
     estimate.accumulators += toRegisters(outputs, bytes);
   for (const auto &[footprint, bytes] : readInputs)
     estimate.operands += toRegisters(footprint.getElements(tile), bytes);
-  for (auto [width, bytes] : llvm::zip(vector, sharedElementBytes))
-    estimate.stagedLoads += toRegisters(width, bytes);
   return estimate;
 }
 
@@ -366,8 +403,12 @@ SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
   MLIRContext *ctx = op->getContext();
   std::vector<std::vector<SmallVector<int64_t>>> perLoop;
   for (unsigned loop = 0; loop < nest.size(); ++loop)
+  {
     perLoop.push_back(
-        getOrderedFactorizations(primeFactors[loop], getNumLevels(loop)));
+        getOrderedFactorizations(primeFactors[loop], getNumFreeLevels(loop)));
+    for (SmallVector<int64_t> &levels : perLoop.back())
+      appendInstructionLevel(loop, levels);
+  }
   std::vector<ConfigAttr> configs;
   SmallVector<int64_t> ones(sketch.getShared().size(), 1);
   SmallVector<size_t> at(nest.size(), 0);
@@ -449,7 +490,8 @@ FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
   for (int attempt = 0; attempt < kMaxSampleTries; ++attempt) {
     SmallVector<SmallVector<int64_t>> tiles;
     for (unsigned loop = 0; loop < nest.size(); ++loop) {
-      SmallVector<int64_t> &levels = tiles.emplace_back(getNumLevels(loop), 1);
+      SmallVector<int64_t> &levels =
+          tiles.emplace_back(getNumFreeLevels(loop), 1);
       // An awkward loop of an injective sketch: its dividing tiles (one
       // draw) or one of its boundary-block thread counts, uniformly.
       ArrayRef<int64_t> covering = boundaryThreads[loop];
@@ -469,6 +511,7 @@ FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
           for (int64_t i = 0; i < part; ++i)
             level *= prime;
       }
+      appendInstructionLevel(loop, levels);
     }
     int64_t unroll = kUnrollValues[rng.uniform(std::size(kUnrollValues))];
     if (!fitsTiles(tiles)) {
@@ -502,7 +545,7 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
   MLIRContext *ctx = op->getContext();
   SmallVector<unsigned> loops;
   for (unsigned loop = 0; loop < nest.size(); ++loop)
-    if (nest.extents[loop] > 1 && getNumLevels(loop) > 1)
+    if (getNumFreeLevels(loop) > 1 && !primeFactors[loop].empty())
       loops.push_back(loop);
   if (loops.empty())
     return std::nullopt;
@@ -510,8 +553,9 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
     SmallVector<SmallVector<int64_t>> tiles = getTileVectors(config);
     unsigned loop = loops[rng.uniform(loops.size())];
     SmallVector<int64_t> &levels = tiles[loop];
+    unsigned numFree = getNumFreeLevels(loop);
     SmallVector<unsigned> sources;
-    for (unsigned level = 0; level < levels.size(); ++level)
+    for (unsigned level = 0; level < numFree; ++level)
       if (levels[level] > 1)
         sources.push_back(level);
     unsigned src = sources[rng.uniform(sources.size())];
@@ -520,7 +564,7 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
       if (levels[src] % d == 0)
         divisors.push_back(d);
     int64_t factor = divisors[rng.uniform(divisors.size())];
-    unsigned dst = rng.uniform(levels.size() - 1);
+    unsigned dst = rng.uniform(numFree - 1);
     if (dst >= src)
       ++dst;
     levels[src] /= factor;
@@ -566,7 +610,7 @@ uint64_t SearchSpace::getSizeEstimate() const {
       getBoundaryThreadsOf(sketch, nest);
   uint64_t size = std::size(kUnrollValues);
   for (unsigned loop = 0; loop < nest.size(); ++loop) {
-    uint64_t parts = getNumLevels(loop);
+    uint64_t parts = getNumFreeLevels(loop);
     uint64_t tilings = 1;
     for (auto [prime, exponent] : primeFactors[loop])
       tilings =

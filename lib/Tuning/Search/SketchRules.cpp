@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Search/SketchRules.h"
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -124,6 +125,14 @@ tessel::generateSketches(linalg::LinalgOp op, int64_t fusedConsumers,
     // serially.
     make(SketchKind::MultiLevelTiling, {}, false);
   }
+
+  // Tensor cores (not an Ansor rule): warps of mma.sync, accumulators in
+  // their fragments. The epilogue of fused consumers would read fragments
+  // other lanes wrote, so only unfused contractions get it.
+  // Nor does it inline producers.
+  if (options.includeTensorCore && fusedConsumers == 0 && inlinable.empty() &&
+      getTensorCoreBlocker(op).empty())
+    make(SketchKind::TensorCore, {0, 1}, false);
 
   // Cross-thread reduction (TVM's RuleCrossThreadReduction on GPU).
   bool crossThread = reuse ? space <= kCrossThreadMaxSpace && space < reduction

@@ -568,6 +568,7 @@ tessel::extractTasks(ModuleOp module, MLIRContext *context,
     SketchOptions sketchOptions;
     sketchOptions.includeCrossThreadReduction =
         options.includeCrossThreadReduction;
+    sketchOptions.includeTensorCore = options.includeTensorCore;
     task.sketches = generateSketches(task.getTargetOp(), task.fusedConsumers,
                                      sketchOptions);
     tasks.push_back(std::move(task));

@@ -115,7 +115,7 @@ func.func @dynamic_shape(%a: tensor<?x256xf32>, %b: tensor<256x64xf32>, %c: tens
 
 // -----
 
-// expected-error @+1 {{unknown sketch kind 'tiling'; expected multi_level_tiling, cross_thread_reduction or two_level_injective}}
+// expected-error @+1 {{unknown sketch kind 'tiling'; expected multi_level_tiling, cross_thread_reduction, two_level_injective or tensor_core}}
 #bad_kind = #tessel.sketch<tiling>
 
 // -----

@@ -160,6 +160,18 @@ private:
 
   /// Levels of loop `loop` under the sketch.
   unsigned getNumLevels(unsigned loop) const;
+  /// Levels of loop `loop` the search chooses: all but a fixed instruction
+  /// level (tensor_core).
+  unsigned getNumFreeLevels(unsigned loop) const {
+    return getNumLevels(loop) - (instructionTiles.empty() ? 0 : 1);
+  }
+  /// Appends the fixed instruction level, if any, to free `levels` of
+  /// `loop`.
+  void appendInstructionLevel(unsigned loop,
+                              SmallVectorImpl<int64_t> &levels) const {
+    if (!instructionTiles.empty())
+      levels.push_back(instructionTiles[loop]);
+  }
   /// Per staged operand, a vector width drawn uniformly among
   /// getValidVectors(tiles); std::nullopt when some operand has none.
   std::optional<SmallVector<int64_t>> sampleVector(LoopTiles tiles,
@@ -178,7 +190,11 @@ private:
   SketchAttr sketch;
   DeviceDescription device;
   LoopNest nest;
-  /// Prime factorization of every loop extent: (prime, exponent) pairs.
+  /// Per loop, the fixed innermost tile of one instruction (tensor_core:
+  /// getMmaLevelExtents); empty when every level is searched.
+  SmallVector<int64_t> instructionTiles;
+  /// Prime factorization of every loop extent (divided by its instruction
+  /// tile): (prime, exponent) pairs.
   SmallVector<SmallVector<std::pair<int64_t, int64_t>>> primeFactors;
   /// Element bytes of every staged operand.
   SmallVector<int64_t> sharedElementBytes;

@@ -36,6 +36,9 @@ namespace tessel {
 struct SketchOptions {
   /// Also return cross_thread_reduction sketches where the rule applies.
   bool includeCrossThreadReduction = true;
+  /// Also return a tensor_core sketch for f16 matmul-like contractions
+  /// without fused consumers (its space is empty on chips before sm_80).
+  bool includeTensorCore = true;
 };
 
 /// Below this many reads of each of its elements over the op's loops, an

@@ -79,6 +79,8 @@ struct TaskExtractionOptions {
   /// Also generate cross_thread_reduction sketches where the rule applies
   /// (see SketchRules.h).
   bool includeCrossThreadReduction = true;
+  /// Also generate tensor_core sketches where the rule applies.
+  bool includeTensorCore = true;
   /// Fuse the module in place first (applyTesselFusion, as
   /// `--tessel-to-cuda` and `--tessel-apply-tuned` do), so that tasks are
   /// the fused groups that run. Idempotent.

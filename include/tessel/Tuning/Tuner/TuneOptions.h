@@ -61,6 +61,9 @@ struct TuneOptions {
   /// Most shared-memory stages of a pipelined staging loop the search may
   /// choose (the `stages` knob, sm_80 and newer); 1: no pipelining.
   int64_t maxStages = 1;
+  /// Whether f16 contractions also get tensor_core sketches (mma.sync,
+  /// sm_80 and newer); false leaves them out (an ablation).
+  bool tensorCores = true;
 
   /// Checks every value. The error is one line naming the option as
   /// `name=value` and what is allowed ("trials=0 is out of range: at least

@@ -184,7 +184,8 @@ Attribute SketchAttr::parse(AsmParser &parser, Type) {
   if (!kind) {
     parser.emitError(loc) << "unknown sketch kind '" << kindName
                           << "'; expected multi_level_tiling, "
-                             "cross_thread_reduction or two_level_injective";
+                             "cross_thread_reduction, two_level_injective or "
+                             "tensor_core";
     return {};
   }
   std::string structure = getDefaultStructure(*kind).str();

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 
@@ -41,6 +42,12 @@ DictionaryAttr KernelFacts::toAttribute(MLIRContext *context) const {
       b.getNamedAttr("unroll", b.getI64IntegerAttr(unroll)),
       b.getNamedAttr("load_lane_use", b.getF64FloatAttr(loadLaneUse)),
   };
+  if (mmaTilesPerWarp > 0) {
+    fields.push_back(
+        b.getNamedAttr("mma_tiles", b.getI64IntegerAttr(mmaTilesPerWarp)));
+    fields.push_back(
+        b.getNamedAttr("mma_loads", b.getI64IntegerAttr(mmaLoadsPerWarp)));
+  }
   if (pipelineStages > 1) {
     fields.push_back(
         b.getNamedAttr("stages", b.getI64IntegerAttr(pipelineStages)));
@@ -83,10 +90,17 @@ std::optional<KernelFacts> KernelFacts::fromAttribute(DictionaryAttr attr) {
   // Optional: pipelined kernels only.
   (void)getInt("stages", facts.pipelineStages);
   (void)getInt("loads_per_step", facts.loadsPerStep);
+  // Optional: tensor-core kernels only.
+  (void)getInt("mma_tiles", facts.mmaTilesPerWarp);
+  (void)getInt("mma_loads", facts.mmaLoadsPerWarp);
   return facts;
 }
 
 int64_t tessel::countBodyOperations(linalg::LinalgOp op) {
+  // A multiply-add, whatever extensions of its operands the body spells out
+  // (f16 products accumulated in f32).
+  if (linalg::isaContractionOpInterface(op))
+    return 2;
   int64_t count = 0;
   op.getBlock()->walk([&](Operation *inner) {
     Dialect *dialect = inner->getDialect();
@@ -226,6 +240,9 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
   int64_t blocks = getNumBlocks(sketch, config, *nest);
   SmallVector<int64_t> blockTile = getBlockTile(sketch, config, *nest);
   bool crossThread = sketch.getKind() == SketchKind::CrossThreadReduction;
+  bool tensorCore = sketch.getKind() == SketchKind::TensorCore;
+  // Who reads a shared tile: every thread, or every warp (ldmatrix).
+  int64_t sharedReaders = tensorCore ? threads / kWarpSize : threads;
   std::optional<unsigned> threadLevel = sketch.getThreadLevel();
   std::optional<unsigned> reductionThreadLevel =
       sketch.getReductionThreadLevel();
@@ -246,6 +263,9 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
       continue;
     }
     int64_t threadTrips = threadLevel ? levels[*threadLevel] : 1;
+    // Tensor cores: a warp reads its warp tile's fragments once.
+    if (std::optional<unsigned> warpLevel = sketch.getWarpLevel())
+      threadTrips = levels[*warpLevel];
     threadTile[loop] = blockTile[loop] / threadTrips;
     if (threadLevel)
       innerContiguous[loop] = product(levels.drop_front(*threadLevel + 1));
@@ -283,7 +303,7 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
       facts.globalBytesRequested +=
           blocks * steps * getProducerBytes(*producer, tile);
       facts.sharedBytesMoved +=
-          blocks * steps * (stepTile + threads * perThread);
+          blocks * steps * (stepTile + sharedReaders * perThread);
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(producer->op);
           linalgOp && !producer->isPad)
         facts.flops += static_cast<double>(blocks * steps * product(tile)) *
@@ -294,7 +314,7 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
     if (shared.contains(index)) {
       facts.globalBytesRequested += blocks * steps * stepTile;
       facts.sharedBytesMoved +=
-          blocks * steps * (stepTile + threads * perThread);
+          blocks * steps * (stepTile + sharedReaders * perThread);
     } else {
       facts.globalBytesRequested += blocks * steps * threads * perThread;
     }
@@ -320,6 +340,22 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
   if (op.getNumDpsInits() > 0)
     facts.elementBytes = getElementBytes(op.getDpsInitOperand(0)->get());
 
+  if (tensorCore) {
+    // A warp's accumulators, spread over its lanes; its mma tiles and their
+    // operand loads per step of 16 along K.
+    MatmulLoops loops = *getMatmulLoops(op);
+    int64_t warpOutputs = 1, batchTiles = 1;
+    for (unsigned loop = 0; loop < numLoops; ++loop)
+      if (!nest->isReduction[loop])
+        warpOutputs *= threadTile[loop];
+    for (unsigned loop : loops.batch)
+      batchTiles *= config.getLoopTiles(loop)[2];
+    int64_t mTiles = config.getLoopTiles(loops.m)[2];
+    int64_t nTiles = config.getLoopTiles(loops.n)[2];
+    facts.registerTile = std::max<int64_t>(1, warpOutputs / kWarpSize);
+    facts.mmaTilesPerWarp = batchTiles * mTiles * nTiles;
+    facts.mmaLoadsPerWarp = batchTiles * (mTiles + nTiles);
+  }
   // Registers: one accumulator per result element a thread owns.
   if (sketch.getRegisterAccumulator()) {
     int64_t tile = 1;

@@ -93,6 +93,8 @@ llvm::json::Object TuneOptions::toJSON() const {
   // Only when set, so that the options of earlier runs read the same.
   if (maxStages != 1)
     object["max_stages"] = maxStages;
+  if (!tensorCores)
+    object["tensor_cores"] = false;
   return object;
 }
 
@@ -158,7 +160,12 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
       error = readString(options.features);
     else if (name == "max_stages")
       error = readInt(options.maxStages);
-    else if (name == "resume") {
+    else if (name == "tensor_cores") {
+      if (std::optional<bool> b = field.getAsBoolean())
+        options.tensorCores = *b;
+      else
+        error = wrongType(name, "a boolean");
+    } else if (name == "resume") {
       if (std::optional<bool> b = field.getAsBoolean())
         options.resume = *b;
       else

@@ -413,7 +413,9 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
   if (llvm::Error error = options.resolve())
     return std::move(error);
   result.options = options;
-  auto tasks = extractTasks(model, model->getContext());
+  TaskExtractionOptions extraction;
+  extraction.includeTensorCore = options.tensorCores;
+  auto tasks = extractTasks(model, model->getContext(), extraction);
   if (!tasks)
     return tasks.takeError();
   if (tasks->empty())

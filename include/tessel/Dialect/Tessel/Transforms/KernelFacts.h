@@ -65,8 +65,14 @@ struct KernelFacts {
   /// Vector loads one thread issues per staging step, all staged operands
   /// together (0 when nothing is staged).
   int64_t loadsPerStep = 0;
+  /// Tensor-core kernels: the 16x8x16 mma.sync tiles one warp computes per
+  /// step of 16 along K, and the ldmatrix loads of their operand fragments
+  /// (0 for other kernels).
+  int64_t mmaTilesPerWarp = 0;
+  int64_t mmaLoadsPerWarp = 0;
 
   /// The facts as a dictionary attribute (integers as i64, flops as f64).
+  /// `mma_tiles` and `mma_loads` only for tensor-core kernels;
   /// `stages` and `loads_per_step` are written only for pipelined kernels,
   /// so the facts of other kernels read as before.
   DictionaryAttr toAttribute(MLIRContext *context) const;
@@ -75,8 +81,10 @@ struct KernelFacts {
 };
 
 /// Arithmetic operations per iteration of the body of `op`: every arith or
-/// math op that computes a non-index value (constants excluded). The FLOPs
-/// of `op` are this count times its iterations (a matmul: 2MNK).
+/// math op that computes a non-index value (constants excluded), and 2 for a
+/// contraction (a multiply-add, whatever extensions of its operands the body
+/// spells out). The FLOPs of `op` are this count times its iterations (a
+/// matmul: 2MNK).
 int64_t countBodyOperations(linalg::LinalgOp op);
 
 /// Computes the facts of `op` scheduled by `sketch` and `config`, with its
