@@ -74,7 +74,13 @@ TEST(DeviceTest, ParsesEveryDeviceFile) {
     EXPECT_EQ(device->id, llvm::sys::path::stem(it->path()).str());
     EXPECT_EQ(device->maxWarpsPerSm * device->warpSize,
               device->maxThreadsPerSm);
-    EXPECT_EQ(device->sources.size(), getDeviceFieldNames().size())
+    // Every field the file has is sourced; only the optional tensor peak
+    // may be absent (chips before sm_80).
+    size_t present = getDeviceFieldNames().size() -
+                     (device->fp16TensorPeakGflops == 0 ? 1 : 0);
+    EXPECT_EQ(device->sources.size(), present) << it->path();
+    EXPECT_EQ(device->fp16TensorPeakGflops > 0,
+              device->getComputeCapabilityMajor() >= 8)
         << it->path();
     // fp32_peak_gflops is about lanes * 2 * clock (README: within 0.5%; the
     // T4's datasheet 8100 is 0.501% below 8140.8).
@@ -86,6 +92,26 @@ TEST(DeviceTest, ParsesEveryDeviceFile) {
   }
   EXPECT_FALSE(ec);
   EXPECT_GE(count, 8);
+}
+
+// The optional tensor peak: absent reads as 0 and is not written back.
+TEST(DeviceTest, TensorPeakIsOptional) {
+  llvm::Expected<DeviceDescription> without =
+      DeviceDescription::parse(makeDevice(),
+                               "x.json");
+  ASSERT_TRUE(static_cast<bool>(without)) << llvm::toString(without.takeError());
+  EXPECT_EQ(without->fp16TensorPeakGflops, 0);
+  EXPECT_EQ(without->toJSON().find("fp16_tensor_peak_gflops"),
+            std::string::npos);
+  llvm::Expected<DeviceDescription> with =
+      DeviceDescription::parse(makeDevice([](llvm::json::Object &o) {
+                                 o["fp16_tensor_peak_gflops"] = 989400.0;
+                               }),
+                               "x.json");
+  ASSERT_TRUE(static_cast<bool>(with)) << llvm::toString(with.takeError());
+  EXPECT_EQ(with->fp16TensorPeakGflops, 989400);
+  EXPECT_NE(with->toJSON().find("\"fp16_tensor_peak_gflops\": 989400"),
+            std::string::npos);
 }
 
 TEST(DeviceTest, H100Values) {
