@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
@@ -21,10 +22,12 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -751,6 +754,172 @@ INSTANTIATE_TEST_SUITE_P(
              std::to_string(std::get<1>(info.param));
     });
 
+
+/// tensor_core schedules up to GPU mapping: warp foralls (run one warp
+/// after the other on the CPU), mma steps and mma tiles of 16x8x16. The
+/// f32 inputs are rounded to f16 by unscheduled ops first; a batch matmul
+/// and a matmul reading B transposed cover the other layouts.
+class TensorCoreCpuTest : public ::testing::TestWithParam<int>,
+                          protected CpuRunner {
+protected:
+  static void SetUpTestSuite() { initializeTarget(); }
+};
+
+constexpr const char *kTensorCoreSources[] = {
+    R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%a32: tensor<64x48xf32>, %b32: tensor<48x32xf32>) -> tensor<64x32xf32> {
+  %ea = tensor.empty() : tensor<64x48xf16>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a32 : tensor<64x48xf32>) outs(%ea : tensor<64x48xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x48xf16>
+  %eb = tensor.empty() : tensor<48x32xf16>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b32 : tensor<48x32xf32>) outs(%eb : tensor<48x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<48x32xf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %0 = linalg.matmul {test.target} ins(%a, %b : tensor<64x48xf16>, tensor<48x32xf16>) outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %0 : tensor<64x32xf32>
+})mlir",
+    R"mlir(
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @f(%a32: tensor<3x32x32xf32>, %b32: tensor<3x32x16xf32>, %c: tensor<3x32x16xf32>) -> tensor<3x32x16xf32> {
+  %ea = tensor.empty() : tensor<3x32x32xf16>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a32 : tensor<3x32x32xf32>) outs(%ea : tensor<3x32x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<3x32x32xf16>
+  %eb = tensor.empty() : tensor<3x32x16xf16>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%b32 : tensor<3x32x16xf32>) outs(%eb : tensor<3x32x16xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<3x32x16xf16>
+  %0 = linalg.batch_matmul {test.target} ins(%a, %b : tensor<3x32x32xf16>, tensor<3x32x16xf16>) outs(%c : tensor<3x32x16xf32>) -> tensor<3x32x16xf32>
+  return %0 : tensor<3x32x16xf32>
+})mlir",
+    R"mlir(
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @f(%a32: tensor<32x32xf32>, %b32: tensor<16x32xf32>, %c: tensor<32x16xf32>) -> tensor<32x16xf32> {
+  %ea = tensor.empty() : tensor<32x32xf16>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a32 : tensor<32x32xf32>) outs(%ea : tensor<32x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<32x32xf16>
+  %eb = tensor.empty() : tensor<16x32xf16>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b32 : tensor<16x32xf32>) outs(%eb : tensor<16x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x32xf16>
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      {test.target} ins(%a, %b : tensor<32x32xf16>, tensor<16x32xf16>) outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
+  return %0 : tensor<32x16xf32>
+})mlir",
+};
+
+TEST_P(TensorCoreCpuTest, TensorCoreScheduleMatchesTheUnscheduledOp) {
+  for (auto [sourceIndex, source] : llvm::enumerate(kTensorCoreSources)) {
+    std::mt19937 inputRng(11 + sourceIndex);
+    std::mt19937 rng(101 * GetParam() + sourceIndex);
+    OwningOpRef<ModuleOp> reference = parse(source);
+    ASSERT_TRUE(reference);
+    SmallVector<SmallVector<int64_t>> inputShapes;
+    SmallVector<int64_t> outputShape;
+    getSignature(*reference, inputShapes, outputShape);
+    std::vector<std::vector<float>> inputs =
+        randomInputs(inputShapes, inputRng, /*awayFromZero=*/true);
+    reference->walk([](linalg::LinalgOp op) { op->removeAttr("test.target"); });
+    ASSERT_TRUE(succeeded(lowerToLLVM(*reference, /*bufferize=*/true)));
+    std::vector<float> expected;
+    ASSERT_TRUE(succeeded(
+        run(*reference, inputs, inputShapes, outputShape, expected)));
+
+    OwningOpRef<ModuleOp> module = parse(source);
+    linalg::LinalgOp target;
+    module->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr("test.target"))
+        target = op;
+    });
+    ASSERT_TRUE(target);
+    target->removeAttr("test.target");
+    ASSERT_EQ(getTensorCoreBlocker(target), "");
+    LoopNest nest = *LoopNest::get(target);
+    auto sketch = SketchAttr::get(
+        &context, SketchKind::TensorCore,
+        SketchAttr::getDefaultStructure(SketchKind::TensorCore), {0, 1},
+        /*registerAccumulator=*/false, /*fusedConsumers=*/0);
+    // Random levels above the fixed instruction level.
+    SmallVector<int64_t> mma = getMmaLevelExtents(target);
+    SmallVector<SmallVector<int64_t>> tiles;
+    for (unsigned l = 0; l < nest.size(); ++l) {
+      unsigned levels = nest.isReduction[l] ? sketch.getNumReductionLevels()
+                                            : sketch.getNumSpaceLevels();
+      tiles.push_back(randomSplit(nest.extents[l] / mma[l], levels - 1, rng));
+      tiles.back().push_back(mma[l]);
+    }
+    const int64_t unrollOptions[] = {0, 16, 64, 512, 1024};
+    SmallVector<int64_t> vector = {int64_t(1) << (rng() % 4),
+                                   int64_t(1) << (rng() % 4)};
+    auto config =
+        ConfigAttr::get(&context, tiles, unrollOptions[rng() % 5], vector);
+    {
+      ScopedDiagnosticHandler silence(&context,
+                                      [](Diagnostic &) { return success(); });
+      // A vector width that does not divide a shared tile's row: use 1.
+      if (failed(verifySchedule(target, sketch, config,
+                                [&] { return target->emitError(); })))
+        config = ConfigAttr::get(&context, tiles, config.getUnroll(), {1, 1});
+    }
+    std::string description;
+    llvm::raw_string_ostream os(description);
+    os << sketch << " " << config;
+    ASSERT_TRUE(succeeded(verifySchedule(
+        target, sketch, config, [&] { return target->emitError(); })))
+        << description;
+    target->setAttr(TesselDialect::kSketchAttrName, sketch);
+    target->setAttr(TesselDialect::kConfigAttrName, config);
+    PassManager pm(&context);
+    TesselMaterializeOptions materialize;
+    materialize.stopBeforeGpuMapping = true;
+    pm.addPass(createTesselMaterialize(materialize));
+    ASSERT_TRUE(succeeded(pm.run(*module))) << description;
+    bool warps = false;
+    module->walk([&](scf::ForallOp forall) {
+      if (auto mapping = forall.getMapping())
+        warps |= isa<gpu::GPUWarpMappingAttr>((*mapping)[0]);
+    });
+    int64_t numWarps = 1;
+    for (unsigned l = 0; l < nest.size(); ++l)
+      if (!nest.isReduction[l])
+        numWarps *= tiles[l][1];
+    EXPECT_EQ(warps, numWarps > 1) << description;
+    ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/false)))
+        << description;
+    std::vector<float> actual;
+    ASSERT_TRUE(succeeded(
+        run(*module, inputs, inputShapes, outputShape, actual)))
+        << description;
+    ASSERT_TRUE(allClose(actual, expected, "tensor_core")) << description;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(RandomSchedules, TensorCoreCpuTest,
+                         ::testing::Range(0, 10));
 
 /// A chain of ops as torch-mlir writes it (unfused, unit broadcasts as
 /// `0`), and the number of kernels it must become.
