@@ -84,6 +84,35 @@ TEST_F(SimulatedMeasurerTest, PlausibleMagnitudes) {
   EXPECT_LT(addUs, 3 * dramUs);
 }
 
+// The same matmul on tensor cores (mma.sync, 2 warps x 32 mma tiles per
+// block): faster than on CUDA cores, never faster than the mma.sync ceiling
+// (0.66 of the tensor peak on sm_90); more mma tiles per warp (more
+// independent mma and fewer ldmatrix per mma) are faster; a device without
+// a tensor peak falls back to the FP32 model.
+TEST_F(SimulatedMeasurerTest, TensorCoresAreFasterAndBoundedByTheirPeak) {
+  MeasureCandidate cuda = matmul();
+  // Memory sides out of the way (no re-reads, nothing staged): a compute
+  // comparison.
+  cuda.facts.sharedBytesMoved = 0;
+  cuda.facts.globalBytesRequested =
+      cuda.facts.globalBytesRead + cuda.facts.globalBytesWritten;
+  MeasureCandidate tensor = cuda;
+  tensor.facts.mmaTilesPerWarp = 32;
+  tensor.facts.mmaLoadsPerWarp = 12;
+  double cudaUs = timeOf(cuda), tensorUs = timeOf(tensor);
+  EXPECT_LT(tensorUs, cudaUs / 4);
+  double ceilingUs = device.launchOverheadUs +
+                     tensor.facts.flops /
+                         (device.fp16TensorPeakGflops * 0.66 * 1e3);
+  EXPECT_GT(tensorUs, ceilingUs);
+  MeasureCandidate fewer = tensor;
+  fewer.facts.mmaTilesPerWarp = 2;
+  fewer.facts.mmaLoadsPerWarp = 3;
+  EXPECT_GT(timeOf(fewer), tensorUs);
+  device.fp16TensorPeakGflops = 0;
+  EXPECT_DOUBLE_EQ(timeOf(tensor), cudaUs);
+}
+
 TEST_F(SimulatedMeasurerTest, MoreSpillsAreSlower) {
   MeasureCandidate c = matmul();
   double none = timeOf(c);

@@ -94,7 +94,8 @@ static std::optional<OpKind> classify(Operation *op) {
 OpCounts features::countOperations(linalg::LinalgOp op) {
   OpCounts counts{};
   // The same operations as computeKernelFacts counts: arith and math ops on
-  // non-index values, constants excluded.
+  // non-index values, constants excluded (there, a contraction's operand
+  // extensions are not counted; here they stay visible as casts).
   op.getBlock()->walk([&](Operation *inner) {
     Dialect *dialect = inner->getDialect();
     if (!dialect || isa<arith::ConstantOp>(inner) ||
@@ -200,6 +201,22 @@ struct Level {
 };
 } // namespace
 
+/// The space level whose loops run on parallel threads: the thread level,
+/// or the warp level of a tensor_core sketch (its warps are what the
+/// features see as threads; their 32 lanes share each warp's work).
+static std::optional<unsigned> getBoundThreadLevel(SketchAttr sketch) {
+  if (std::optional<unsigned> level = sketch.getThreadLevel())
+    return level;
+  return sketch.getWarpLevel();
+}
+
+/// Sketches with a shared-memory staging level, a level bound to threads
+/// (or warps) and register levels below it.
+static bool hasStagedLevels(SketchAttr sketch) {
+  return sketch.getKind() == SketchKind::MultiLevelTiling ||
+         sketch.getKind() == SketchKind::TensorCore;
+}
+
 /// The tiling levels in the order of the materialized loop nest.
 static SmallVector<Level> getLevelOrder(SketchAttr sketch) {
   SmallVector<Level> order;
@@ -212,7 +229,7 @@ static SmallVector<Level> getLevelOrder(SketchAttr sketch) {
   }
   // The staging loop (R0) runs right inside the block loop, around the
   // virtual-thread and thread loops.
-  if (sketch.getKind() == SketchKind::MultiLevelTiling) {
+  if (hasStagedLevels(sketch)) {
     auto staging = llvm::find_if(order, [](Level l) { return l.reduction; });
     if (staging != order.end() && staging != order.begin()) {
       Level level = *staging;
@@ -264,7 +281,7 @@ public:
       for (unsigned loop = 0; loop < nest.size(); ++loop)
         if (!nest.isReduction[loop])
           vthreads *= config.getLoopTiles(loop)[*level];
-    std::optional<unsigned> threadLevel = sketch.getThreadLevel();
+    std::optional<unsigned> threadLevel = getBoundThreadLevel(sketch);
     std::optional<unsigned> reductionThreadLevel =
         sketch.getReductionThreadLevel();
     threadTile.assign(nest.size(), 1);
@@ -289,6 +306,7 @@ private:
     s.blocks = blocks;
     s.threads = threads;
     s.vthreads = vthreads;
+    s.tensorCore = sketch.getKind() == SketchKind::TensorCore;
     return s;
   }
 
@@ -302,12 +320,12 @@ private:
 } // namespace
 
 void KernelBuilder::addLevelLoops(Statement &s, Level level) {
-  bool multiLevel = sketch.getKind() == SketchKind::MultiLevelTiling;
+  bool multiLevel = hasStagedLevels(sketch);
   unsigned numLevels = level.reduction ? sketch.getNumReductionLevels()
                                        : sketch.getNumSpaceLevels();
   std::optional<unsigned> threadLevel =
       level.reduction ? sketch.getReductionThreadLevel()
-                      : sketch.getThreadLevel();
+                      : getBoundThreadLevel(sketch);
   // Register-level reduction loops are unrolled when all their iterations
   // fit the config's unroll budget.
   int64_t levelTrips = 1;
@@ -502,7 +520,7 @@ Statement KernelBuilder::buildConsumer(linalg::LinalgOp consumer,
     // The op's space levels up to the thread level; the rest of a thread's
     // tile is one vectorized loop per consumer loop.
     unsigned numLevels = sketch.getNumSpaceLevels();
-    unsigned threadLevel = sketch.getThreadLevel().value_or(0);
+    unsigned threadLevel = getBoundThreadLevel(sketch).value_or(0);
     for (Level level : getLevelOrder(sketch)) {
       if (level.reduction || level.index > threadLevel)
         continue;

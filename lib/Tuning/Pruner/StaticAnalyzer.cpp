@@ -48,6 +48,7 @@ PsaParameters PsaParameters::fromDevice(const DeviceDescription &device,
                                         PsaForm form) {
   PsaParameters p;
   p.peakGflops = device.fp32PeakGflops;
+  p.tensorPeakGflops = device.fp16TensorPeakGflops;
   p.bandwidthGbps = device.dramBandwidthGbps;
   p.smCount = device.smCount;
   p.warpSize = device.warpSize;
@@ -311,8 +312,13 @@ PsaStatement Analysis::analyze(const Statement &s, std::string kind,
     if (enabled.kernel)
       r.pKernel =
           getKernelPenalty(s.blocks, s.threads, params, options.capBlockWarps);
+    // Tensor-core statements compute at the tensor peak (T_p of the
+    // paper is the CUDA-core peak; Pruner has no tensor-core sketch).
+    double peak = s.tensorCore && params.tensorPeakGflops > 0
+                      ? params.tensorPeakGflops
+                      : params.peakGflops;
     r.computeSeconds = r.flops * r.alpha * r.pReg /
-                       (params.peakGflops * 1e9 * r.pKernel * r.pWarp);
+                       (peak * 1e9 * r.pKernel * r.pWarp);
   }
 
   // Memory: per global access n_m / (T_m * P_mem).

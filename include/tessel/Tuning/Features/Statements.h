@@ -138,6 +138,8 @@ struct Statement {
   SmallVector<BufferAccess> buffers;
   /// Extents of the grid, of a block and of the virtual threads.
   int64_t blocks = 1, threads = 1, vthreads = 1;
+  /// Whether the statement's multiply-adds run on tensor cores (mma.sync).
+  bool tensorCore = false;
 
   /// Executions of the statement: the product of the loop trips.
   double getExecutions() const;

@@ -59,6 +59,9 @@ llvm::StringRef stringifyPsaForm(PsaForm form);
 struct PsaParameters {
   /// T_p: peak FP32 throughput, GFLOP/s.
   double peakGflops = 0;
+  /// Peak FP16 tensor-core throughput, GFLOP/s, for tensor_core statements
+  /// (0: none; they use T_p).
+  double tensorPeakGflops = 0;
   /// T_m: DRAM bandwidth, GB/s.
   double bandwidthGbps = 0;
   /// n_sm: streaming multiprocessors.
