@@ -262,9 +262,11 @@ func.func @f(%a: tensor<6x128x64xf16>, %b: tensor<6x64x96xf16>, %c: tensor<6x128
                      SketchKind::TensorCore);
       EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
       EXPECT_EQ(compiled.size(), 6u);
-      if (StringRef(pipeline).ends_with("isa"))
-        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync))
+      if (StringRef(pipeline).ends_with("isa")) {
+        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync)) {
           EXPECT_TRUE(mma) << str(config);
+        }
+      }
     }
   }
 }

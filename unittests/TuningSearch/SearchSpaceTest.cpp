@@ -192,8 +192,9 @@ func.func @f(%a: tensor<64x32xf16>, %b: tensor<32x32xf16>, %c: tensor<64x32xf32>
     FailureOr<ConfigAttr> config = space->sample(rng, &why);
     ASSERT_TRUE(succeeded(config)) << why;
     EXPECT_TRUE(distinct.contains(*config));
-    if (std::optional<ConfigAttr> m = space->mutateTileSize(*config, rng))
+    if (std::optional<ConfigAttr> m = space->mutateTileSize(*config, rng)) {
       EXPECT_TRUE(distinct.contains(*m));
+    }
   }
 }
 

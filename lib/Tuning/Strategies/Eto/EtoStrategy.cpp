@@ -148,6 +148,8 @@ llvm::Error EtoStrategy::prepare(TaskSearchState &state) {
   }
   case SketchKind::CrossThreadReduction:
   case SketchKind::TwoLevelInjective:
+  // No reuse shapes for tensor cores yet: one lane, like the others.
+  case SketchKind::TensorCore:
     lanes.emplace_back();
     return llvm::Error::success();
   }
@@ -330,6 +332,9 @@ std::vector<Candidate> EtoStrategy::generateSimplified() {
   SketchAttr sketch = space->getSketch();
   int64_t unroll = reference.config.getUnroll();
   int64_t maxThreads = space->getDevice().maxThreadsPerBlock;
+  // No simplified variant of tensor cores yet (docs/Eto.md).
+  if (sketch.getKind() == SketchKind::TensorCore)
+    return candidates;
   if (sketch.getKind() == SketchKind::CrossThreadReduction) {
     // One block per output; the threads of the last reduction loop are
     // searched in the thread range, else the count nearest beta's threads
