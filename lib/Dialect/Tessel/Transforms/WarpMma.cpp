@@ -36,9 +36,12 @@ LogicalResult tessel::convertWarpContractionsToMmaSync(RewriterBase &rewriter,
                            "mma.sync failed");
   // The conversion leaves the replaced vector ops dead; sweep them.
   (void)applyPatternsGreedily(root, RewritePatternSet(ctx));
-  WalkResult leftover = root->walk([](vector::ContractionOp contract) {
-    contract.emitError("tensor_core: this contraction did not become "
-                       "mma.sync");
+  // Reported at the kernel, which carries the location of the user's op.
+  WalkResult leftover = root->walk([&](vector::ContractionOp contract) {
+    root->emitError("tensor_core: a warp contraction did not become "
+                    "mma.sync")
+            .attachNote()
+        << "the contraction: " << *contract.getOperation();
     return WalkResult::interrupt();
   });
   return failure(leftover.wasInterrupted());
