@@ -15,6 +15,7 @@
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 #include "tessel/InitAllDialects.h"
@@ -706,13 +707,12 @@ void CpuEquivalenceTest::checkRandomSchedule(bool pipelined) {
     if (pipelined) {
       // One staging loop of at least two steps, pipelined over 2 to 4 (at
       // most its steps) stages.
-      SmallVector<int64_t> steps;
-      for (unsigned l = 0; l < nest.size(); ++l)
-        if (nest.isReduction[l] && tiles[l].front() > 1)
-          steps.push_back(tiles[l].front());
-      if (shared.empty() || steps.size() != 1)
+      SmallVector<unsigned> stagingLoops =
+          getMultiStepStagingLoops(tiles, nest);
+      if (shared.empty() || stagingLoops.size() != 1)
         continue;
-      int64_t most = std::min<int64_t>(kMaxPipelineStages, steps.front());
+      int64_t most = std::min<int64_t>(kMaxPipelineStages,
+                                       tiles[stagingLoops.front()].front());
       config = config.withStages(2 + rng() % (most - 1));
     }
     {

@@ -157,14 +157,11 @@ SmallVector<int64_t> SearchSpace::getStageOptions(LoopTiles tiles) const {
   SmallVector<int64_t> options = {1};
   if (maxStages <= 1)
     return options;
-  SmallVector<int64_t> steps;
-  for (unsigned loop = 0; loop < nest.size(); ++loop)
-    if (nest.isReduction[loop] && tiles[loop].front() > 1)
-      steps.push_back(tiles[loop].front());
-  if (steps.size() != 1)
+  SmallVector<unsigned> loops = getMultiStepStagingLoops(tiles, nest);
+  if (loops.size() != 1)
     return options;
-  for (int64_t stages = 2; stages <= std::min(maxStages, steps.front());
-       ++stages)
+  int64_t steps = tiles[loops.front()].front();
+  for (int64_t stages = 2; stages <= std::min(maxStages, steps); ++stages)
     options.push_back(stages);
   return options;
 }

@@ -368,10 +368,8 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
       return emitError() << "stages " << stages
                          << " pipelines a shared-memory staging loop; the "
                             "sketch stages no operand";
-    SmallVector<unsigned> stagingLoops;
-    for (unsigned loop = 0; loop < nest.size(); ++loop)
-      if (nest.isReduction[loop] && config.getLoopTiles(loop).front() > 1)
-        stagingLoops.push_back(loop);
+    SmallVector<unsigned> stagingLoops =
+        getMultiStepStagingLoops(getTileVectors(config), nest);
     if (stagingLoops.size() != 1)
       return emitError() << "stages " << stages
                          << " pipelines one staging loop; the config has "

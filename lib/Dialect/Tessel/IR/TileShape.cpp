@@ -67,6 +67,15 @@ int64_t tessel::getThreadsPerBlock(SketchAttr sketch, LoopTiles tiles,
   return threads;
 }
 
+SmallVector<unsigned> tessel::getMultiStepStagingLoops(LoopTiles tiles,
+                                                       const LoopNest &nest) {
+  SmallVector<unsigned> loops;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    if (nest.isReduction[loop] && tiles[loop].front() > 1)
+      loops.push_back(loop);
+  return loops;
+}
+
 /// Appends the terms of `expr` scaled by `scale` to `terms`; false when
 /// `expr` is not a sum of constant-scaled dims and constants.
 static bool collectLinearTerms(AffineExpr expr, int64_t scale,

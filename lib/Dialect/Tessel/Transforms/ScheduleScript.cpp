@@ -187,11 +187,7 @@ private:
   SizeList stageSizes(const ScheduledOp &op);
   /// The number of staging loops with more than one iteration.
   int64_t numStageLoops(const ScheduledOp &op) const {
-    return llvm::count_if(llvm::seq<unsigned>(0, op.nest.size()),
-                          [&](unsigned l) {
-                            return op.nest.isReduction[l] &&
-                                   levels(op, l)[0] > 1;
-                          });
+    return getMultiStepStagingLoops(getTileVectors(op.config), op.nest).size();
   }
   /// On tensors: fuses the inlined producers of `op` into its block forall
   /// `forall`, tiles `tiledOp` (the op inside the forall) into the staging

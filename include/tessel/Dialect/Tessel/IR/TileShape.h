@@ -36,6 +36,12 @@ SmallVector<int64_t> getBlockTile(SketchAttr sketch, LoopTiles tiles,
 int64_t getThreadsPerBlock(SketchAttr sketch, LoopTiles tiles,
                            const LoopNest &nest);
 
+/// The reduction loops whose staging level (their outermost) takes more
+/// than one step: the loops a shared-memory staging loop iterates, and the
+/// one a pipelined config (`stages` > 1) must have exactly one of.
+SmallVector<unsigned> getMultiStepStagingLoops(LoopTiles tiles,
+                                               const LoopNest &nest);
+
 /// The footprint of an indexing map compiled once for repeated evaluation.
 /// Every result that is a sum of constant-scaled loop indices spans
 /// sum(|scale| * (tile - 1)) + 1 values over a tile; any other result is
