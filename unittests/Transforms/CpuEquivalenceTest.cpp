@@ -40,6 +40,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -765,75 +766,57 @@ protected:
   static void SetUpTestSuite() { initializeTarget(); }
 };
 
-constexpr const char *kTensorCoreSources[] = {
-    R"mlir(
-#id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @f(%a32: tensor<64x48xf32>, %b32: tensor<48x32xf32>) -> tensor<64x32xf32> {
-  %ea = tensor.empty() : tensor<64x48xf16>
-  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%a32 : tensor<64x48xf32>) outs(%ea : tensor<64x48xf16>) {
-  ^bb0(%x: f32, %o: f16):
-    %t = arith.truncf %x : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<64x48xf16>
-  %eb = tensor.empty() : tensor<48x32xf16>
-  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%b32 : tensor<48x32xf32>) outs(%eb : tensor<48x32xf16>) {
-  ^bb0(%x: f32, %o: f16):
-    %t = arith.truncf %x : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<48x32xf16>
-  %zero = arith.constant 0.0 : f32
+/// `%<name>`: the f32 argument `%<name>32` of `shape` rounded to f16 by an
+/// elementwise linalg.generic.
+std::string roundToHalf(StringRef name, ArrayRef<int64_t> shape) {
+  std::string dims, type = "tensor<";
+  SmallVector<std::string> iterators;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    dims += (d ? ", d" : "d") + std::to_string(d);
+    type += std::to_string(shape[d]) + "x";
+    iterators.push_back("\"parallel\"");
+  }
+  std::string f32 = type + "f32>", f16 = type + "f16>";
+  std::string map = "affine_map<(" + dims + ") -> (" + dims + ")>";
+  return llvm::formatv(
+      "  %{0}_init = tensor.empty() : {2}\n"
+      "  %{0} = linalg.generic {{indexing_maps = [{3}, {3}], iterator_types = "
+      "[{4}]} ins(%{0}32 : {1}) outs(%{0}_init : {2}) {{\n"
+      "  ^bb0(%x: f32, %o: f16):\n"
+      "    %t = arith.truncf %x : f32 to f16\n"
+      "    linalg.yield %t : f16\n"
+      "  } -> {2}\n",
+      name, f32, f16, map, llvm::join(iterators, ", "))
+      .str();
+}
+
+/// The tensor_core cases: f32 arguments rounded to f16, then the op.
+std::vector<std::string> getTensorCoreSources() {
+  return {
+      R"mlir(func.func @f(%a32: tensor<64x48xf32>, %b32: tensor<48x32xf32>) -> tensor<64x32xf32> {
+)mlir" + roundToHalf("a", {64, 48}) +
+          roundToHalf("b", {48, 32}) + R"mlir(  %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x32xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
   %0 = linalg.matmul {test.target} ins(%a, %b : tensor<64x48xf16>, tensor<48x32xf16>) outs(%c : tensor<64x32xf32>) -> tensor<64x32xf32>
   return %0 : tensor<64x32xf32>
 })mlir",
-    R"mlir(
-#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-func.func @f(%a32: tensor<3x32x32xf32>, %b32: tensor<3x32x16xf32>, %c: tensor<3x32x16xf32>) -> tensor<3x32x16xf32> {
-  %ea = tensor.empty() : tensor<3x32x32xf16>
-  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%a32 : tensor<3x32x32xf32>) outs(%ea : tensor<3x32x32xf16>) {
-  ^bb0(%x: f32, %o: f16):
-    %t = arith.truncf %x : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<3x32x32xf16>
-  %eb = tensor.empty() : tensor<3x32x16xf16>
-  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%b32 : tensor<3x32x16xf32>) outs(%eb : tensor<3x32x16xf16>) {
-  ^bb0(%x: f32, %o: f16):
-    %t = arith.truncf %x : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<3x32x16xf16>
-  %0 = linalg.batch_matmul {test.target} ins(%a, %b : tensor<3x32x32xf16>, tensor<3x32x16xf16>) outs(%c : tensor<3x32x16xf32>) -> tensor<3x32x16xf32>
+      R"mlir(func.func @f(%a32: tensor<3x32x32xf32>, %b32: tensor<3x32x16xf32>, %c: tensor<3x32x16xf32>) -> tensor<3x32x16xf32> {
+)mlir" + roundToHalf("a", {3, 32, 32}) +
+          roundToHalf("b", {3, 32, 16}) + R"mlir(  %0 = linalg.batch_matmul {test.target} ins(%a, %b : tensor<3x32x32xf16>, tensor<3x32x16xf16>) outs(%c : tensor<3x32x16xf32>) -> tensor<3x32x16xf32>
   return %0 : tensor<3x32x16xf32>
 })mlir",
-    R"mlir(
-#id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @f(%a32: tensor<32x32xf32>, %b32: tensor<16x32xf32>, %c: tensor<32x16xf32>) -> tensor<32x16xf32> {
-  %ea = tensor.empty() : tensor<32x32xf16>
-  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%a32 : tensor<32x32xf32>) outs(%ea : tensor<32x32xf16>) {
-  ^bb0(%x: f32, %o: f16):
-    %t = arith.truncf %x : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<32x32xf16>
-  %eb = tensor.empty() : tensor<16x32xf16>
-  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%b32 : tensor<16x32xf32>) outs(%eb : tensor<16x32xf16>) {
-  ^bb0(%x: f32, %o: f16):
-    %t = arith.truncf %x : f32 to f16
-    linalg.yield %t : f16
-  } -> tensor<16x32xf16>
-  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      R"mlir(func.func @f(%a32: tensor<32x32xf32>, %b32: tensor<16x32xf32>, %c: tensor<32x16xf32>) -> tensor<32x16xf32> {
+)mlir" + roundToHalf("a", {32, 32}) +
+          roundToHalf("b", {16, 32}) + R"mlir(  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       {test.target} ins(%a, %b : tensor<32x32xf16>, tensor<16x32xf16>) outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
   return %0 : tensor<32x16xf32>
 })mlir",
-};
+  };
+}
 
 TEST_P(TensorCoreCpuTest, TensorCoreScheduleMatchesTheUnscheduledOp) {
-  for (auto [sourceIndex, source] : llvm::enumerate(kTensorCoreSources)) {
+  for (auto [sourceIndex, source] : llvm::enumerate(getTensorCoreSources())) {
     std::mt19937 inputRng(11 + sourceIndex);
     std::mt19937 rng(101 * GetParam() + sourceIndex);
     OwningOpRef<ModuleOp> reference = parse(source);

@@ -201,15 +201,6 @@ struct Level {
 };
 } // namespace
 
-/// The space level whose loops run on parallel threads: the thread level,
-/// or the warp level of a tensor_core sketch (its warps are what the
-/// features see as threads; their 32 lanes share each warp's work).
-static std::optional<unsigned> getBoundThreadLevel(SketchAttr sketch) {
-  if (std::optional<unsigned> level = sketch.getThreadLevel())
-    return level;
-  return sketch.getWarpLevel();
-}
-
 /// Sketches with a shared-memory staging level, a level bound to threads
 /// (or warps) and register levels below it.
 static bool hasStagedLevels(SketchAttr sketch) {

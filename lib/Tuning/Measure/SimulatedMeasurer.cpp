@@ -187,8 +187,9 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
       blocksPerActiveSm * static_cast<double>(e.occupancy.warpsPerBlock);
   const double waveFraction = blocksInWave / grid;
 
-  // Compute: FP32 pipes, derated by latency hiding and by the instructions
-  // that are not FMAs (operand loads, loop control, spill code).
+  // Compute: FP32 pipes (or tensor cores), derated by latency hiding and by
+  // the instructions that are not FMAs (operand loads, loop control, spill
+  // code).
   const double tile =
       static_cast<double>(std::max<int64_t>(candidate.facts.registerTile, 1));
   const double unroll =
@@ -198,21 +199,6 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
   const double spillBytes =
       static_cast<double>(std::max<int64_t>(res.spillStoreBytes, 0) +
                           std::max<int64_t>(res.spillLoadBytes, 0));
-  const double issueSlots = static_cast<double>(d.fp32LanesPerSm) / warpSize;
-  const double ilp = std::min(tile, kMaxIlp);
-  e.computeEfficiency =
-      std::min(1.0, activeWarps * ilp / (issueSlots * kFmaLatencyCycles));
-  const double laneUtilization =
-      static_cast<double>(candidate.blockThreads) /
-      (static_cast<double>(e.occupancy.warpsPerBlock) * warpSize);
-  const double overheadPerFma = 2.0 / std::sqrt(tile) * conflict +
-                                kLoopOverheadInstructions / (tile * unroll) +
-                                spillBytes / 4.0 / tile;
-  const double peakFlopsPerUs = d.fp32PeakGflops * 1e3;
-  const double computeRate = peakFlopsPerUs * (activeSms / smCount) *
-                             e.computeEfficiency * laneUtilization /
-                             (1.0 + overheadPerFma);
-  e.computeUs = candidate.facts.flops * waveFraction / computeRate;
   if (candidate.facts.mmaTilesPerWarp > 0 && d.fp16TensorPeakGflops > 0) {
     // Tensor cores: each sub-partition issues an mma every few cycles and
     // needs latency / interval of them in flight; ldmatrix loads of the
@@ -235,6 +221,23 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
     const double tensorRate = peak * (activeSms / smCount) *
                               e.computeEfficiency / (1.0 + overheadPerMma);
     e.computeUs = candidate.facts.flops * waveFraction / tensorRate;
+  } else {
+    const double issueSlots =
+        static_cast<double>(d.fp32LanesPerSm) / warpSize;
+    const double ilp = std::min(tile, kMaxIlp);
+    e.computeEfficiency =
+        std::min(1.0, activeWarps * ilp / (issueSlots * kFmaLatencyCycles));
+    const double laneUtilization =
+        static_cast<double>(candidate.blockThreads) /
+        (static_cast<double>(e.occupancy.warpsPerBlock) * warpSize);
+    const double overheadPerFma = 2.0 / std::sqrt(tile) * conflict +
+                                  kLoopOverheadInstructions / (tile * unroll) +
+                                  spillBytes / 4.0 / tile;
+    const double peakFlopsPerUs = d.fp32PeakGflops * 1e3;
+    const double computeRate = peakFlopsPerUs * (activeSms / smCount) *
+                               e.computeEfficiency * laneUtilization /
+                               (1.0 + overheadPerFma);
+    e.computeUs = candidate.facts.flops * waveFraction / computeRate;
   }
 
   // Global memory: sector amplification of uncoalesced accesses, L2 hits

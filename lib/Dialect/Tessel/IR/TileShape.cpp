@@ -67,6 +67,12 @@ int64_t tessel::getThreadsPerBlock(SketchAttr sketch, LoopTiles tiles,
   return threads;
 }
 
+std::optional<unsigned> tessel::getBoundThreadLevel(SketchAttr sketch) {
+  if (std::optional<unsigned> level = sketch.getThreadLevel())
+    return level;
+  return sketch.getWarpLevel();
+}
+
 SmallVector<unsigned> tessel::getMultiStepStagingLoops(LoopTiles tiles,
                                                        const LoopNest &nest) {
   SmallVector<unsigned> loops;

@@ -262,11 +262,9 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
                              : blockTile[loop];
       continue;
     }
-    int64_t threadTrips = threadLevel ? levels[*threadLevel] : 1;
     // Tensor cores: a warp reads its warp tile's fragments once.
-    if (std::optional<unsigned> warpLevel = sketch.getWarpLevel())
-      threadTrips = levels[*warpLevel];
-    threadTile[loop] = blockTile[loop] / threadTrips;
+    std::optional<unsigned> boundLevel = getBoundThreadLevel(sketch);
+    threadTile[loop] = blockTile[loop] / (boundLevel ? levels[*boundLevel] : 1);
     if (threadLevel)
       innerContiguous[loop] = product(levels.drop_front(*threadLevel + 1));
   }

@@ -32,6 +32,11 @@ SmallVector<SmallVector<int64_t>> getTileVectors(ConfigAttr config);
 SmallVector<int64_t> getBlockTile(SketchAttr sketch, LoopTiles tiles,
                                   const LoopNest &nest);
 
+/// The space level whose loops run on parallel threads: the thread level,
+/// or the warp level of a tensor_core sketch (a warp's 32 lanes share its
+/// tile); none for cross-thread reductions.
+std::optional<unsigned> getBoundThreadLevel(SketchAttr sketch);
+
 /// getThreadsPerBlock on plain tile vectors.
 int64_t getThreadsPerBlock(SketchAttr sketch, LoopTiles tiles,
                            const LoopNest &nest);
