@@ -161,6 +161,7 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
   materialize.recordFacts = true;
   // cp.async needs sm_80.
   materialize.asyncCopies = getSmVersion(options.chip) >= 80;
+  materialize.allowTf32 = options.allowTf32;
   pm.addPass(createTesselMaterialize(materialize));
 
   // Kernels: outline, lower to NVVM, serialize to PTX.

@@ -43,6 +43,13 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
       llvm::cl::desc("Fuse elementwise ops into their neighbours first "
                      "(--tessel-fuse); must match how the model was tuned"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> allowTf32{
+      *this, "allow-tf32",
+      llvm::cl::desc("Let tensor_core schedules of f32 contractions compute "
+                     "in TF32 (inputs rounded to a 10-bit mantissa: results "
+                     "differ from strict fp32); off, such a schedule is an "
+                     "error"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> defaultConfigs{
       *this, "default-configs",
       llvm::cl::desc("Give unscheduled ops a default schedule"),

@@ -214,9 +214,37 @@ func.func @stages_need_one_staging_loop(%x: tensor<1x16x10x10xf32>, %w: tensor<8
 
 // -----
 
-func.func @tensor_core_needs_f16(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{tensor_core needs two f16 inputs}}
+func.func @tensor_core_needs_f16(%a: tensor<64x64xf64>, %b: tensor<64x64xf64>, %c: tensor<64x64xf64>) -> tensor<64x64xf64> {
+  // expected-error @+1 {{tensor_core needs two f16 inputs (or two f32 inputs, computed in TF32)}}
   %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
+    ins(%a, %b : tensor<64x64xf64>, tensor<64x64xf64>) outs(%c : tensor<64x64xf64>) -> tensor<64x64xf64>
+  return %0 : tensor<64x64xf64>
+}
+
+// -----
+
+func.func @tensor_core_tf32_accumulates_f32(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf16>) -> tensor<64x64xf16> {
+  // expected-error @+1 {{tensor_core accumulates TF32 products in f32}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
+    ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf16>) -> tensor<64x64xf16>
+  return %0 : tensor<64x64xf16>
+}
+
+// -----
+
+func.func @tensor_core_tf32_instruction_multiples(%a: tensor<64x12xf32>, %b: tensor<12x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{tensor_core needs the K extent to be a multiple of 8; loop 2 has 12}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
+    ins(%a, %b : tensor<64x12xf32>, tensor<12x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tensor_core_tf32_instruction_level(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{the innermost tile of loop 2 is one mma.sync instruction: 8, not 16}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[1, 2, 2, 16], [1, 2, 4, 8], [2, 2, 16]]>}
     ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }

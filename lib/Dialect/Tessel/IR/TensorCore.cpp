@@ -12,8 +12,8 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-/// The instruction shape m16n8k16 of 16-bit floats.
-static constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+/// The instruction shapes: m16n8k16 on 16-bit floats, m16n8k8 in TF32.
+static constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16, kMmaKTf32 = 8;
 
 /// The loops (by dim position) a projected-permutation map indexes.
 static SmallVector<unsigned> indexedLoops(AffineMap map) {
@@ -84,8 +84,12 @@ std::string tessel::getTensorCoreBlocker(linalg::LinalgOp op) {
   Type b = getElementTypeOrSelf(op.getDpsInputOperand(1)->get().getType());
   Type c = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
   // bf16 waits for upstream: VectorToGPU has no bf16 mma.sync fragments.
-  if (!a.isF16() || !b.isF16())
-    return "tensor_core needs two f16 inputs";
+  bool tf32 = a.isF32() && b.isF32();
+  if (!tf32 && (!a.isF16() || !b.isF16()))
+    return "tensor_core needs two f16 inputs (or two f32 inputs, computed "
+           "in TF32)";
+  if (tf32 && !c.isF32())
+    return "tensor_core accumulates TF32 products in f32";
   if (!c.isF32() && !c.isF16())
     return "tensor_core accumulates f16 products in f32 or f16";
   // The body must multiply the (extended) inputs and add: a plain
@@ -105,10 +109,16 @@ std::string tessel::getTensorCoreBlocker(linalg::LinalgOp op) {
   };
   for (auto [loop, multiple, name] :
        {std::tuple{loops->m, kMmaM, "M"}, std::tuple{loops->n, kMmaN, "N"},
-        std::tuple{loops->k, kMmaK, "K"}})
+        std::tuple{loops->k, tf32 ? kMmaKTf32 : kMmaK, "K"}})
     if (std::string why = check(loop, multiple, name); !why.empty())
       return why;
   return "";
+}
+
+bool tessel::isTf32Contraction(linalg::LinalgOp op) {
+  return llvm::all_of(op.getDpsInputOperands(), [](OpOperand *input) {
+    return getElementTypeOrSelf(input->get().getType()).isF32();
+  });
 }
 
 SmallVector<int64_t> tessel::getMmaLevelExtents(linalg::LinalgOp op) {
@@ -118,6 +128,6 @@ SmallVector<int64_t> tessel::getMmaLevelExtents(linalg::LinalgOp op) {
     return extents;
   extents[loops->m] = kMmaM;
   extents[loops->n] = kMmaN;
-  extents[loops->k] = kMmaK;
+  extents[loops->k] = isTf32Contraction(op) ? kMmaKTf32 : kMmaK;
   return extents;
 }

@@ -128,7 +128,8 @@ transform::ConvertToMmaSyncOp::apply(transform::TransformRewriter &rewriter,
                                      transform::TransformResults &,
                                      transform::TransformState &state) {
   for (Operation *target : state.getPayloadOps(getTarget()))
-    if (failed(convertWarpContractionsToMmaSync(rewriter, target)))
+    if (failed(convertWarpContractionsToMmaSync(rewriter, target,
+                                                getAllowTf32())))
       return DiagnosedSilenceableFailure::definiteFailure();
   return DiagnosedSilenceableFailure::success();
 }

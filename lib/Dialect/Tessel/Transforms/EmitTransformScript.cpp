@@ -31,7 +31,9 @@ struct TesselEmitTransformScriptPass
     FailureOr<std::vector<ScheduledOp>> ops = prepareScheduledOps(module);
     if (failed(ops))
       return signalPassFailure();
-    std::string script = buildScheduleScript(*ops, ScheduleScriptOptions());
+    ScheduleScriptOptions options;
+    options.allowTf32 = allowTf32;
+    std::string script = buildScheduleScript(*ops, options);
     OwningOpRef<ModuleOp> scriptModule =
         parseSourceString<ModuleOp>(script, &getContext());
     if (!scriptModule) {

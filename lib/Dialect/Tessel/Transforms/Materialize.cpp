@@ -87,6 +87,7 @@ struct TesselMaterializePass
     ScheduleScriptOptions options;
     options.stopBeforeGpuMapping = stopBeforeGpuMapping;
     options.asyncCopies = asyncCopies;
+    options.allowTf32 = allowTf32;
     if (failed(apply(
             buildScheduleScript(*ops, options, ScheduleScriptPart::Tiling))))
       return signalPassFailure();

@@ -914,9 +914,9 @@ void ScriptWriter::writeRegisterLevelCleanup() {
                        "{{{1}} in {2} : (!transform.any_op) -> "
                        "!transform.any_op",
                        launches, TesselDialect::kTensorCoreAttrName, root));
-    line(llvm::formatv("transform.tessel.convert_to_mma_sync {0} : "
+    line(llvm::formatv("transform.tessel.convert_to_mma_sync {0}{1} : "
                        "!transform.any_op",
-                       launches));
+                       launches, options.allowTf32 ? " {allow_tf32}" : ""));
   }
   // Upstream barrier elimination does not terminate on some kernels whose
   // K loop carries accumulators; redundant barriers only cost time.

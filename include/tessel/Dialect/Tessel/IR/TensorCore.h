@@ -7,7 +7,9 @@
 // A `tensor_core` sketch computes a matmul-like contraction with the
 // warp-level `mma.sync` instructions of sm_80 and newer (through upstream
 // NVGPU): each warp accumulates a grid of 16x8 output tiles in registers,
-// reading 16x16 tiles of its operands from shared memory with `ldmatrix`.
+// reading its operand tiles from shared memory with `ldmatrix`. f16 inputs
+// use m16n8k16; f32 inputs use m16n8k8 in TF32, which rounds the inputs to a
+// 10-bit mantissa and so is only compiled when the user allows it.
 // Which ops fit, and the fixed innermost (instruction) level of each loop,
 // are decided here for the verifier, the search space and the script writer.
 //
@@ -40,13 +42,19 @@ FailureOr<MatmulLoops> getMatmulLoops(linalg::LinalgOp op,
 
 /// Empty when a tensor_core sketch fits `op`; otherwise why not. Fits: a
 /// matmul-like contraction (multiply-add body) of two f16 operands into f32
-/// or f16, whose M, N and K extents are multiples of the instruction shape
-/// 16x8x16.
+/// or f16, or of two f32 operands into f32 (TF32), whose M, N and K extents
+/// are multiples of the instruction shape (16x8x16 for f16, 16x8x8 for
+/// TF32).
 std::string getTensorCoreBlocker(linalg::LinalgOp op);
 
+/// Whether a tensor_core schedule of `op` computes in TF32: its inputs are
+/// f32, which the tensor cores round to a 10-bit mantissa.
+bool isTf32Contraction(linalg::LinalgOp op);
+
 /// The extent of one `mma.sync` along each loop of `op` (16 for M, 8 for N,
-/// 16 for K, 1 for batch loops): the innermost tile level of every loop of a
-/// tensor_core config. `op` must fit (getTensorCoreBlocker is empty).
+/// 16 for K (8 in TF32), 1 for batch loops): the innermost tile level of
+/// every loop of a tensor_core config. `op` must fit (getTensorCoreBlocker
+/// is empty).
 SmallVector<int64_t> getMmaLevelExtents(linalg::LinalgOp op);
 
 } // namespace tessel

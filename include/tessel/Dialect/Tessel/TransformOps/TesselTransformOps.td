@@ -111,8 +111,13 @@ def ConvertToMmaSyncOp : Op<Transform_Dialect,
     them with upstream VectorToGPU (NVGPU flavour): `nvgpu.mma.sync` on
     per-lane fragments, `nvgpu.ldmatrix` for operand tiles in shared memory.
     A definite failure when a contraction is left.
+
+    Contractions of f32 inputs become TF32 `mma.sync` (m16n8k8, inputs
+    rounded to a 10-bit mantissa) only with `allow_tf32`; without it they
+    are a definite failure.
   }];
-  let arguments = (ins TransformHandleTypeInterface:$target);
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       UnitAttr:$allow_tf32);
   let assemblyFormat = "$target attr-dict `:` type($target)";
 }
 

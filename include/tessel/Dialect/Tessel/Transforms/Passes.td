@@ -82,6 +82,12 @@ def TesselEmitTransformScript : Pass<"tessel-emit-transform-script", "ModuleOp">
     `mlir-opt --transform-interpreter` replays the script and produces the
     same IR as `--tessel-materialize`.
   }];
+  let options = [
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Write `allow_tf32` on the tensor-core conversion, so that "
+           "tensor_core schedules of f32 contractions compute in TF32 when "
+           "replayed">,
+  ];
   let dependentDialects = [
     "::mlir::transform::TransformDialect",
   ];
@@ -119,6 +125,10 @@ def TesselMaterialize : Pass<"tessel-materialize", "ModuleOp"> {
            "Load the shared buffers of pipelined staging loops (stages > 1) "
            "with cp.async (sm_80 and newer); off, the loads stay "
            "synchronous">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Let tensor_core schedules of f32 contractions compute in TF32 "
+           "(inputs rounded to a 10-bit mantissa); off, such a schedule is "
+           "an error">,
   ];
   let dependentDialects = [
     "::mlir::transform::TransformDialect",

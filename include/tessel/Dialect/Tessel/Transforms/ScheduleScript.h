@@ -38,6 +38,9 @@ struct ScheduleScriptOptions {
   /// Pipelined staging loops (`stages` > 1) load with cp.async (sm_80 and
   /// newer); otherwise their loads stay synchronous, still multi-buffered.
   bool asyncCopies = true;
+  /// tensor_core schedules of f32 contractions compute in TF32; without
+  /// this, their conversion to mma.sync fails.
+  bool allowTf32 = false;
 };
 
 /// Which steps of the schedule a script holds.

@@ -25,9 +25,12 @@ namespace tessel {
 /// init's stores into the accumulators' first reads, folds input extensions
 /// into the contractions and puts them into the instruction's layout, then
 /// runs the conversion. Fails with an error on `root` when a contraction is
-/// left over (the schedule would silently compute on CUDA cores).
+/// left over (the schedule would silently compute on CUDA cores). Contractions
+/// of f32 inputs become TF32 `mma.sync` only with `allowTf32`; without it
+/// they are an error, since TF32 rounds the inputs to a 10-bit mantissa.
 LogicalResult convertWarpContractionsToMmaSync(RewriterBase &rewriter,
-                                               Operation *root);
+                                               Operation *root,
+                                               bool allowTf32 = false);
 
 } // namespace tessel
 } // namespace mlir
