@@ -92,6 +92,7 @@ static llvm::ArrayRef<FieldInfo> getFields() {
       integerField("fp32_lanes_per_sm", &D::fp32LanesPerSm),
       numberField("launch_overhead_us", &D::launchOverheadUs),
       optionalNumberField("fp16_tensor_peak_gflops", &D::fp16TensorPeakGflops),
+      optionalNumberField("tf32_tensor_peak_gflops", &D::tf32TensorPeakGflops),
   };
   return fields;
 }

@@ -124,6 +124,12 @@ static OptionFlag<bool> tensorCores(
     cl::desc("Also search tensor_core sketches (mma.sync, sm_80 and newer) "
              "for f16 contractions (default true; false is an ablation)"),
     cl::cat(category));
+static OptionFlag<bool> allowTf32(
+    "allow-tf32", cl::location(options.allowTf32),
+    cl::desc("Also search tensor_core sketches of f32 contractions, computed "
+             "in TF32 (inputs rounded to a 10-bit mantissa: results differ "
+             "from strict fp32; compile the tuned model with allow-tf32)"),
+    cl::cat(category));
 static OptionFlag<double> simTrialSeconds(
     "sim-trial-seconds", cl::location(options.simTrialSeconds),
     cl::desc("Under analytic fidelity: virtual seconds charged per trial"),
@@ -193,7 +199,7 @@ static SmallVector<cl::Option *> getRunFlags() {
   return {&measure,  &strategy,    &costModel,      &features,  &trials,
           &perRound, &scheduler,   &resume,         &timeLimit, &seed,
           &simNoise, &simFidelity, &simTrialSeconds, &maxStages,
-          &tensorCores};
+          &tensorCores, &allowTf32};
 }
 
 /// Whether the command line asks for a tuning run, rather than only for the

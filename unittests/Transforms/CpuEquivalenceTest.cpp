@@ -790,7 +790,8 @@ std::string roundToHalf(StringRef name, ArrayRef<int64_t> shape) {
       .str();
 }
 
-/// The tensor_core cases: f32 arguments rounded to f16, then the op.
+/// The tensor_core cases: f32 arguments rounded to f16, then the op; and
+/// an f32 (TF32) matmul.
 std::vector<std::string> getTensorCoreSources() {
   return {
       R"mlir(func.func @f(%a32: tensor<64x48xf32>, %b32: tensor<48x32xf32>) -> tensor<64x32xf32> {
@@ -811,6 +812,14 @@ std::vector<std::string> getTensorCoreSources() {
           roundToHalf("b", {16, 32}) + R"mlir(  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       {test.target} ins(%a, %b : tensor<32x32xf16>, tensor<16x32xf16>) outs(%c : tensor<32x16xf32>) -> tensor<32x16xf32>
   return %0 : tensor<32x16xf32>
+})mlir",
+      // TF32 (the CPU computes in f32: the tiling is what is checked).
+      R"mlir(func.func @f(%a: tensor<48x40xf32>, %b: tensor<40x32xf32>) -> tensor<48x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<48x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x32xf32>) -> tensor<48x32xf32>
+  %0 = linalg.matmul {test.target} ins(%a, %b : tensor<48x40xf32>, tensor<40x32xf32>) outs(%c : tensor<48x32xf32>) -> tensor<48x32xf32>
+  return %0 : tensor<48x32xf32>
 })mlir",
   };
 }

@@ -84,6 +84,32 @@ TEST(TuneOptionsTest, JsonRoundTrips) {
   EXPECT_EQ(back->simNoise, 0.125);
 }
 
+// The opt-in search-space switches are written only when they leave their
+// defaults, so that the options of earlier runs read the same, and round
+// trip when set.
+TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
+  TuneOptions defaults;
+  llvm::json::Object json = defaults.toJSON();
+  EXPECT_EQ(json.find("allow_tf32"), json.end());
+  EXPECT_EQ(json.find("tensor_cores"), json.end());
+  EXPECT_EQ(json.find("max_stages"), json.end());
+  TuneOptions options;
+  options.allowTf32 = true;
+  options.tensorCores = false;
+  options.maxStages = 3;
+  json = options.toJSON();
+  EXPECT_EQ(json.getBoolean("allow_tf32"), true);
+  auto back = TuneOptions::fromJSON(llvm::json::Value(std::move(json)));
+  ASSERT_TRUE(static_cast<bool>(back)) << llvm::toString(back.takeError());
+  EXPECT_TRUE(back->allowTf32);
+  EXPECT_FALSE(back->tensorCores);
+  EXPECT_EQ(back->maxStages, 3);
+  auto wrong = TuneOptions::fromJSON(llvm::json::Object{{"allow_tf32", 1}});
+  ASSERT_FALSE(static_cast<bool>(wrong));
+  EXPECT_EQ(llvm::toString(wrong.takeError()),
+            "tuning options: 'allow_tf32' is not a boolean");
+}
+
 TEST(TuneOptionsTest, JsonErrorsNameTheKey) {
   auto unknown = TuneOptions::fromJSON(llvm::json::Object{{"trails", 5}});
   ASSERT_FALSE(static_cast<bool>(unknown));

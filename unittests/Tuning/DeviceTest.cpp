@@ -74,13 +74,21 @@ TEST(DeviceTest, ParsesEveryDeviceFile) {
     EXPECT_EQ(device->id, llvm::sys::path::stem(it->path()).str());
     EXPECT_EQ(device->maxWarpsPerSm * device->warpSize,
               device->maxThreadsPerSm);
-    // Every field the file has is sourced; only the optional tensor peak
-    // may be absent (chips before sm_80).
+    // Every field the file has is sourced; only the optional tensor peaks
+    // may be absent (chips before sm_80), and TF32 is half of FP16 on every
+    // datasheet.
     size_t present = getDeviceFieldNames().size() -
-                     (device->fp16TensorPeakGflops == 0 ? 1 : 0);
+                     (device->fp16TensorPeakGflops == 0 ? 1 : 0) -
+                     (device->tf32TensorPeakGflops == 0 ? 1 : 0);
     EXPECT_EQ(device->sources.size(), present) << it->path();
     EXPECT_EQ(device->fp16TensorPeakGflops > 0,
               device->getComputeCapabilityMajor() >= 8)
+        << it->path();
+    EXPECT_EQ(device->tf32TensorPeakGflops > 0,
+              device->getComputeCapabilityMajor() >= 8)
+        << it->path();
+    EXPECT_NEAR(device->tf32TensorPeakGflops * 2,
+                device->fp16TensorPeakGflops, 0.01 * device->fp16TensorPeakGflops)
         << it->path();
     // fp32_peak_gflops is about lanes * 2 * clock (README: within 0.5%; the
     // T4's datasheet 8100 is 0.501% below 8140.8).
@@ -111,6 +119,18 @@ TEST(DeviceTest, TensorPeakIsOptional) {
   ASSERT_TRUE(static_cast<bool>(with)) << llvm::toString(with.takeError());
   EXPECT_EQ(with->fp16TensorPeakGflops, 989400);
   EXPECT_NE(with->toJSON().find("\"fp16_tensor_peak_gflops\": 989400"),
+            std::string::npos);
+  EXPECT_EQ(without->tf32TensorPeakGflops, 0);
+  EXPECT_EQ(without->toJSON().find("tf32_tensor_peak_gflops"),
+            std::string::npos);
+  llvm::Expected<DeviceDescription> tf32 =
+      DeviceDescription::parse(makeDevice([](llvm::json::Object &o) {
+                                 o["tf32_tensor_peak_gflops"] = 494700.0;
+                               }),
+                               "x.json");
+  ASSERT_TRUE(static_cast<bool>(tf32)) << llvm::toString(tf32.takeError());
+  EXPECT_EQ(tf32->tf32TensorPeakGflops, 494700);
+  EXPECT_NE(tf32->toJSON().find("\"tf32_tensor_peak_gflops\": 494700"),
             std::string::npos);
 }
 

@@ -113,6 +113,31 @@ TEST_F(SimulatedMeasurerTest, TensorCoresAreFasterAndBoundedByTheirPeak) {
   EXPECT_DOUBLE_EQ(timeOf(tensor), cudaUs);
 }
 
+// TF32 (m16n8k8, half the work per mma at half the peak of f16 on the
+// datasheets): between the f16 tensor cores and the CUDA cores, never
+// faster than its own mma.sync ceiling; without a TF32 peak, the FP32 model.
+TEST_F(SimulatedMeasurerTest, Tf32IsBoundedByItsOwnPeak) {
+  MeasureCandidate cuda = matmul();
+  cuda.facts.sharedBytesMoved = 0;
+  cuda.facts.globalBytesRequested =
+      cuda.facts.globalBytesRead + cuda.facts.globalBytesWritten;
+  MeasureCandidate half = cuda;
+  half.facts.mmaTilesPerWarp = 32;
+  half.facts.mmaLoadsPerWarp = 12;
+  MeasureCandidate tf32 = half;
+  tf32.facts.tf32 = true;
+  double cudaUs = timeOf(cuda), halfUs = timeOf(half), tf32Us = timeOf(tf32);
+  EXPECT_LT(halfUs, tf32Us);
+  EXPECT_LT(tf32Us, cudaUs);
+  ASSERT_GT(device.tf32TensorPeakGflops, 0);
+  double ceilingUs = device.launchOverheadUs +
+                     tf32.facts.flops /
+                         (device.tf32TensorPeakGflops * 0.66 * 1e3);
+  EXPECT_GT(tf32Us, ceilingUs);
+  device.tf32TensorPeakGflops = 0;
+  EXPECT_DOUBLE_EQ(timeOf(tf32), cudaUs);
+}
+
 TEST_F(SimulatedMeasurerTest, MoreSpillsAreSlower) {
   MeasureCandidate c = matmul();
   double none = timeOf(c);

@@ -271,6 +271,49 @@ func.func @f(%a: tensor<6x128x64xf16>, %b: tensor<6x64x96xf16>, %c: tensor<6x128
   }
 }
 
+// With TF32 allowed, every sampled tensor_core config of f32 matmuls (one
+// reading B transposed) and batch matmuls compiles with allow-tf32: PTX for
+// sm_90 with mma.sync m16n8k8 tf32 in every kernel, cubins for sm_80.
+TEST_F(CompileTest, SampledTf32ConfigsCompile) {
+  const char *matmul = R"mlir(
+func.func @f(%a: tensor<256x136xf32>, %b: tensor<384x136xf32>) -> tensor<256x384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x384xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %b : tensor<256x136xf32>, tensor<384x136xf32>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0 : tensor<256x384xf32>
+})mlir";
+  const char *batchMatmul = R"mlir(
+func.func @f(%a: tensor<3x128x40xf32>, %b: tensor<3x40x96xf32>, %c: tensor<3x128x96xf32>) -> tensor<3x128x96xf32> {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<3x128x40xf32>, tensor<3x40x96xf32>) outs(%c : tensor<3x128x96xf32>) -> tensor<3x128x96xf32>
+  return %0 : tensor<3x128x96xf32>
+})mlir";
+  TaskExtractionOptions tf32;
+  tf32.includeTf32 = true;
+  std::vector<std::string> pipelines = {"chip=sm_90 format=isa allow-tf32=1"};
+#if TESSEL_HAVE_PTXAS
+  pipelines.push_back("chip=sm_80 format=bin allow-tf32=1");
+#endif
+  for (const std::string &pipeline : pipelines) {
+    for (const char *source : {matmul, batchMatmul}) {
+      compileSamples(source, 6, tf32, /*maxStages=*/1, pipeline,
+                     SketchKind::TensorCore);
+      EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
+      EXPECT_EQ(compiled.size(), 6u);
+      for (ConfigAttr config : compiled) {
+        EXPECT_EQ(config.getLoopTiles(config.getNumLoops() - 1).back(), 8)
+            << str(config);
+      }
+      if (StringRef(pipeline).ends_with("isa")) {
+        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync)) {
+          EXPECT_TRUE(mma) << str(config);
+        }
+      }
+    }
+  }
+}
+
 // A batch-1 fully connected layer: matvec, also as a cross-thread
 // reduction.
 TEST_F(CompileTest, SampledMatvecConfigsCompile) {

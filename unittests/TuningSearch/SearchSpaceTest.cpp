@@ -28,8 +28,9 @@ protected:
   }
 
   /// The single task of `source`.
-  TuningTask &taskOf(StringRef source) {
-    tasks = extract(source);
+  TuningTask &taskOf(StringRef source,
+                     const TaskExtractionOptions &options = {}) {
+    tasks = extract(source, options);
     EXPECT_EQ(tasks.size(), 1u);
     return tasks.front();
   }
@@ -143,6 +144,26 @@ TEST_F(SearchSpaceTest, TensorCoreSamplesAndMutationsAreValid) {
   TuningTask &task = taskOf(kHalfMatmul1024);
   ASSERT_EQ(task.sketches.size(), 2u);
   EXPECT_EQ(task.sketches.back().getKind(), SketchKind::TensorCore);
+  sampleAndMutate(task);
+}
+
+// The TF32 tensor_core space (f32 inputs, allowed): samples and mutations
+// keep the instruction level (16, 8, 8) and verify.
+TEST_F(SearchSpaceTest, Tf32SamplesAndMutationsAreValid) {
+  TaskExtractionOptions tf32;
+  tf32.includeTf32 = true;
+  TuningTask &task = taskOf(kMatmul1024, tf32);
+  ASSERT_EQ(task.sketches.size(), 2u);
+  ASSERT_EQ(task.sketches.back().getKind(), SketchKind::TensorCore);
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), task.sketches.back(), device);
+  ASSERT_TRUE(succeeded(space));
+  RandomEngine rng(5);
+  for (int i = 0; i < 200; ++i) {
+    FailureOr<ConfigAttr> config = space->sample(rng);
+    ASSERT_TRUE(succeeded(config));
+    EXPECT_EQ(config->getLoopTiles(2).back(), 8);
+  }
   sampleAndMutate(task);
 }
 

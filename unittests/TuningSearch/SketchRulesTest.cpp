@@ -6,6 +6,7 @@
 
 #include "SearchTestUtils.h"
 
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Tuning/Search/SketchRules.h"
 
@@ -49,8 +50,8 @@ TEST_F(SketchRulesTest, Matmul) {
             "register_accumulator>\n");
 }
 
-// f16 contractions also get tensor cores; f32 ones (no TF32 yet), fused
-// ones and ops off the instruction shape do not.
+// f16 contractions also get tensor cores; f32 ones (TF32 only when
+// allowed), fused ones and ops off the instruction shape do not.
 TEST_F(SketchRulesTest, HalfMatmulAlsoTriesTensorCores) {
   constexpr const char *half = R"mlir(
 func.func @f(%a: tensor<128x64xf16>, %b: tensor<64x32xf16>, %c: tensor<128x32xf32>) -> tensor<128x32xf32> {
@@ -76,6 +77,32 @@ func.func @f(%a: tensor<100x64xf16>, %b: tensor<64x32xf16>, %c: tensor<100x32xf3
   return %0 : tensor<100x32xf32>
 })mlir";
   EXPECT_EQ(sketchesOf(offShape, true).size(), 1u);
+}
+
+// f32 contractions get a (TF32) tensor_core sketch only when the user
+// allows TF32; its K must be a multiple of 8, not 16.
+TEST_F(SketchRulesTest, SingleMatmulTriesTf32OnlyWhenAllowed) {
+  constexpr const char *single = R"mlir(
+func.func @f(%a: tensor<128x24xf32>, %b: tensor<24x32xf32>, %c: tensor<128x32xf32>) -> tensor<128x32xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<128x24xf32>, tensor<24x32xf32>) outs(%c : tensor<128x32xf32>) -> tensor<128x32xf32>
+  return %0 : tensor<128x32xf32>
+})mlir";
+  module = parse(single);
+  linalg::LinalgOp op;
+  module->walk([&](linalg::MatmulOp m) { op = m; });
+  ASSERT_TRUE(op);
+  std::vector<SketchAttr> strict = generateSketches(op, 0);
+  ASSERT_EQ(strict.size(), 1u);
+  EXPECT_EQ(strict[0].getKind(), SketchKind::MultiLevelTiling);
+  SketchOptions tf32;
+  tf32.includeTf32 = true;
+  std::vector<SketchAttr> allowed = generateSketches(op, 0, tf32);
+  ASSERT_EQ(allowed.size(), 2u);
+  EXPECT_EQ(allowed[1].getKind(), SketchKind::TensorCore);
+  EXPECT_EQ(getMmaLevelExtents(op), (SmallVector<int64_t>{16, 8, 8}));
+  // Allowing TF32 does not bring back what the tensor-core switch removed.
+  tf32.includeTensorCore = false;
+  EXPECT_EQ(generateSketches(op, 0, tf32).size(), 1u);
 }
 
 TEST_F(SketchRulesTest, SkinnyMatmulAlsoTriesWithoutStaging) {

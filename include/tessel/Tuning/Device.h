@@ -68,6 +68,10 @@ struct DeviceDescription {
   /// GFLOP/s; 0 (the field is optional) when the device has none that
   /// Tessel uses (mma.sync m16n8k16 needs sm_80).
   double fp16TensorPeakGflops = 0;
+  /// Peak dense TF32 tensor-core throughput (f32 inputs rounded to TF32,
+  /// FP32 accumulation), in GFLOP/s; 0 (optional) where there is none that
+  /// Tessel uses (mma.sync m16n8k8 needs sm_80).
+  double tf32TensorPeakGflops = 0;
   /// Fixed cost of one kernel launch among back-to-back launches, in
   /// microseconds (Tessel's estimate; the simulator adds it per kernel).
   double launchOverheadUs = 0;

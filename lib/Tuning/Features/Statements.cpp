@@ -6,6 +6,7 @@
 
 #include "tessel/Tuning/Features/Statements.h"
 
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -298,6 +299,7 @@ private:
     s.threads = threads;
     s.vthreads = vthreads;
     s.tensorCore = sketch.getKind() == SketchKind::TensorCore;
+    s.tf32 = s.tensorCore && isTf32Contraction(op);
     return s;
   }
 

@@ -199,16 +199,22 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
   const double spillBytes =
       static_cast<double>(std::max<int64_t>(res.spillStoreBytes, 0) +
                           std::max<int64_t>(res.spillLoadBytes, 0));
-  if (candidate.facts.mmaTilesPerWarp > 0 && d.fp16TensorPeakGflops > 0) {
+  const double tensorPeakGflops = candidate.facts.tf32
+                                      ? d.tf32TensorPeakGflops
+                                      : d.fp16TensorPeakGflops;
+  if (candidate.facts.mmaTilesPerWarp > 0 && tensorPeakGflops > 0) {
     // Tensor cores: each sub-partition issues an mma every few cycles and
     // needs latency / interval of them in flight; ldmatrix loads of the
     // fragments cost issue slots, fewer per mma the more tiles share them.
-    double peak = d.fp16TensorPeakGflops * 1e3;
+    // A TF32 mma (m16n8k8) does half the work of an f16 one at half the
+    // peak: the same rate of instructions.
+    double peak = tensorPeakGflops * 1e3;
     if (d.getComputeCapabilityMajor() >= 9)
       peak *= kMmaSyncShareOfHopperPeak;
     const double mmaPerCyclePerPartition =
         peak / (smCount * static_cast<double>(d.boostClockMhz) *
-                kSubPartitionsPerSm * kMmaFlops);
+                kSubPartitionsPerSm *
+                (candidate.facts.tf32 ? kMmaFlops / 2 : kMmaFlops));
     const double needed = kMmaLatencyCycles * mmaPerCyclePerPartition;
     const double tiles = static_cast<double>(candidate.facts.mmaTilesPerWarp);
     const double mmaIlp = std::min(tiles, kMaxMmaIlp);

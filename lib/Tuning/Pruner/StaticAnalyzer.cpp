@@ -49,6 +49,7 @@ PsaParameters PsaParameters::fromDevice(const DeviceDescription &device,
   PsaParameters p;
   p.peakGflops = device.fp32PeakGflops;
   p.tensorPeakGflops = device.fp16TensorPeakGflops;
+  p.tf32TensorPeakGflops = device.tf32TensorPeakGflops;
   p.bandwidthGbps = device.dramBandwidthGbps;
   p.smCount = device.smCount;
   p.warpSize = device.warpSize;
@@ -314,9 +315,10 @@ PsaStatement Analysis::analyze(const Statement &s, std::string kind,
           getKernelPenalty(s.blocks, s.threads, params, options.capBlockWarps);
     // Tensor-core statements compute at the tensor peak (T_p of the
     // paper is the CUDA-core peak; Pruner has no tensor-core sketch).
-    double peak = s.tensorCore && params.tensorPeakGflops > 0
-                      ? params.tensorPeakGflops
-                      : params.peakGflops;
+    double tensorPeak =
+        s.tf32 ? params.tf32TensorPeakGflops : params.tensorPeakGflops;
+    double peak =
+        s.tensorCore && tensorPeak > 0 ? tensorPeak : params.peakGflops;
     r.computeSeconds = r.flops * r.alpha * r.pReg /
                        (peak * 1e9 * r.pKernel * r.pWarp);
   }

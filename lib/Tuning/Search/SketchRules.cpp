@@ -129,9 +129,11 @@ tessel::generateSketches(linalg::LinalgOp op, int64_t fusedConsumers,
   // Tensor cores (not an Ansor rule): warps of mma.sync, accumulators in
   // their fragments. The epilogue of fused consumers would read fragments
   // other lanes wrote, so only unfused contractions get it.
-  // Nor does it inline producers.
+  // Nor does it inline producers. f32 contractions compute in TF32, only
+  // when the user allows it.
   if (options.includeTensorCore && fusedConsumers == 0 && inlinable.empty() &&
-      getTensorCoreBlocker(op).empty())
+      getTensorCoreBlocker(op).empty() &&
+      (options.includeTf32 || !isTf32Contraction(op)))
     make(SketchKind::TensorCore, {0, 1}, false);
 
   // Cross-thread reduction (TVM's RuleCrossThreadReduction on GPU).

@@ -569,6 +569,7 @@ tessel::extractTasks(ModuleOp module, MLIRContext *context,
     sketchOptions.includeCrossThreadReduction =
         options.includeCrossThreadReduction;
     sketchOptions.includeTensorCore = options.includeTensorCore;
+    sketchOptions.includeTf32 = options.includeTf32;
     task.sketches = generateSketches(task.getTargetOp(), task.fusedConsumers,
                                      sketchOptions);
     tasks.push_back(std::move(task));

@@ -92,7 +92,9 @@ CandidateCompiler::compile(TuningTask &task, ArrayRef<Candidate> candidates) {
     module->print(os);
     todo.push_back(index);
   }
-  std::string pipeline = "chip=" + chip + " format=bin";
+  // TF32 candidates exist only when the user allowed them (the sketch
+  // rule's includeTf32); the compiler compiles what the search proposes.
+  std::string pipeline = "chip=" + chip + " format=bin allow-tf32=true";
   if (!cudaPath.empty())
     pipeline += " cuda-path=" + cudaPath;
   std::atomic<size_t> next{0};

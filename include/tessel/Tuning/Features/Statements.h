@@ -140,6 +140,8 @@ struct Statement {
   int64_t blocks = 1, threads = 1, vthreads = 1;
   /// Whether the statement's multiply-adds run on tensor cores (mma.sync).
   bool tensorCore = false;
+  /// Whether those tensor-core multiply-adds are TF32 (f32 inputs).
+  bool tf32 = false;
 
   /// Executions of the statement: the product of the loop trips.
   double getExecutions() const;

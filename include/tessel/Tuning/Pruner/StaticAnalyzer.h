@@ -62,6 +62,9 @@ struct PsaParameters {
   /// Peak FP16 tensor-core throughput, GFLOP/s, for tensor_core statements
   /// (0: none; they use T_p).
   double tensorPeakGflops = 0;
+  /// Peak TF32 tensor-core throughput, GFLOP/s, for TF32 tensor_core
+  /// statements (0: none; they use T_p).
+  double tf32TensorPeakGflops = 0;
   /// T_m: DRAM bandwidth, GB/s.
   double bandwidthGbps = 0;
   /// n_sm: streaming multiprocessors.

@@ -39,6 +39,10 @@ struct SketchOptions {
   /// Also return a tensor_core sketch for f16 matmul-like contractions
   /// without fused consumers (its space is empty on chips before sm_80).
   bool includeTensorCore = true;
+  /// Also return a tensor_core sketch for f32 contractions, computed in
+  /// TF32 (inputs rounded to a 10-bit mantissa): only when the user allows
+  /// results that differ from strict fp32.
+  bool includeTf32 = false;
 };
 
 /// Below this many reads of each of its elements over the op's loops, an

@@ -81,6 +81,8 @@ struct TaskExtractionOptions {
   bool includeCrossThreadReduction = true;
   /// Also generate tensor_core sketches where the rule applies.
   bool includeTensorCore = true;
+  /// Also generate TF32 tensor_core sketches of f32 contractions.
+  bool includeTf32 = false;
   /// Fuse the module in place first (applyTesselFusion, as
   /// `--tessel-to-cuda` and `--tessel-apply-tuned` do), so that tasks are
   /// the fused groups that run. Idempotent.

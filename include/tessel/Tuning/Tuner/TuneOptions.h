@@ -64,6 +64,10 @@ struct TuneOptions {
   /// Whether f16 contractions also get tensor_core sketches (mma.sync,
   /// sm_80 and newer); false leaves them out (an ablation).
   bool tensorCores = true;
+  /// Whether f32 contractions also get tensor_core sketches computed in
+  /// TF32 (inputs rounded to a 10-bit mantissa; results differ from strict
+  /// fp32). Off by default; the tuned model compiles with `allow-tf32`.
+  bool allowTf32 = false;
 
   /// Checks every value. The error is one line naming the option as
   /// `name=value` and what is allowed ("trials=0 is out of range: at least

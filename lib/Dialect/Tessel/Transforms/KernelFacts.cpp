@@ -48,6 +48,8 @@ DictionaryAttr KernelFacts::toAttribute(MLIRContext *context) const {
     fields.push_back(
         b.getNamedAttr("mma_loads", b.getI64IntegerAttr(mmaLoadsPerWarp)));
   }
+  if (tf32)
+    fields.push_back(b.getNamedAttr("tf32", b.getBoolAttr(true)));
   if (pipelineStages > 1) {
     fields.push_back(
         b.getNamedAttr("stages", b.getI64IntegerAttr(pipelineStages)));
@@ -93,6 +95,8 @@ std::optional<KernelFacts> KernelFacts::fromAttribute(DictionaryAttr attr) {
   // Optional: tensor-core kernels only.
   (void)getInt("mma_tiles", facts.mmaTilesPerWarp);
   (void)getInt("mma_loads", facts.mmaLoadsPerWarp);
+  if (auto tf32 = attr.getAs<BoolAttr>("tf32"))
+    facts.tf32 = tf32.getValue();
   return facts;
 }
 
@@ -352,7 +356,13 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
     int64_t nTiles = config.getLoopTiles(loops.n)[2];
     facts.registerTile = std::max<int64_t>(1, warpOutputs / kWarpSize);
     facts.mmaTilesPerWarp = batchTiles * mTiles * nTiles;
-    facts.mmaLoadsPerWarp = batchTiles * (mTiles + nTiles);
+    facts.tf32 = isTf32Contraction(op);
+    // A TF32 B stored (K, N) has no 32-bit transposing ldmatrix: each of
+    // its fragments is two scalar shared loads.
+    AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+    bool bRowMajor = bMap.getResults().back() == getAffineDimExpr(loops.n, op.getContext());
+    int64_t bLoadsPerTile = facts.tf32 && bRowMajor ? 2 : 1;
+    facts.mmaLoadsPerWarp = batchTiles * (mTiles + bLoadsPerTile * nTiles);
   }
   // Registers: one accumulator per result element a thread owns.
   if (sketch.getRegisterAccumulator()) {

@@ -95,6 +95,8 @@ llvm::json::Object TuneOptions::toJSON() const {
     object["max_stages"] = maxStages;
   if (!tensorCores)
     object["tensor_cores"] = false;
+  if (allowTf32)
+    object["allow_tf32"] = true;
   return object;
 }
 
@@ -163,6 +165,11 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
     else if (name == "tensor_cores") {
       if (std::optional<bool> b = field.getAsBoolean())
         options.tensorCores = *b;
+      else
+        error = wrongType(name, "a boolean");
+    } else if (name == "allow_tf32") {
+      if (std::optional<bool> b = field.getAsBoolean())
+        options.allowTf32 = *b;
       else
         error = wrongType(name, "a boolean");
     } else if (name == "resume") {

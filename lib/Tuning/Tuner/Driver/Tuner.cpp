@@ -415,6 +415,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
   result.options = options;
   TaskExtractionOptions extraction;
   extraction.includeTensorCore = options.tensorCores;
+  extraction.includeTf32 = options.allowTf32;
   auto tasks = extractTasks(model, model->getContext(), extraction);
   if (!tasks)
     return tasks.takeError();
@@ -584,7 +585,9 @@ llvm::Error tessel::emitTunedModel(ModuleOp model, TuneResult &result,
         applySchedule(task, taskResult.best->candidate.sketch,
                       taskResult.best->candidate.config);
     PassManager pm(context);
-    pm.addPass(createTesselEmitTransformScript());
+    TesselEmitTransformScriptOptions emit;
+    emit.allowTf32 = result.options.allowTf32;
+    pm.addPass(createTesselEmitTransformScript(emit));
     if (failed(pm.run(*module)))
       return llvm::createStringError("cannot emit the schedule of task " +
                                      std::to_string(index));
@@ -599,6 +602,7 @@ llvm::Error tessel::emitTunedModel(ModuleOp model, TuneResult &result,
   const std::string &cudaPath = result.options.cudaPath;
   auto pipeline = TesselToCudaOptions::createFromString(
       "chip=" + result.chip + " format=bin" +
+      (result.options.allowTf32 ? " allow-tf32=true" : "") +
       (cudaPath.empty() ? std::string() : " cuda-path=" + cudaPath));
   // The remarks of apply-tuned (one per op) are not news here.
   ScopedDiagnosticHandler silenceRemarks(context, [](Diagnostic &d) {

@@ -70,9 +70,13 @@ struct KernelFacts {
   /// (0 for other kernels).
   int64_t mmaTilesPerWarp = 0;
   int64_t mmaLoadsPerWarp = 0;
+  /// Tensor-core kernels of f32 inputs: mma.sync m16n8k8 in TF32 (the tiles
+  /// above are 16x8 per step of 8 along K).
+  bool tf32 = false;
 
   /// The facts as a dictionary attribute (integers as i64, flops as f64).
-  /// `mma_tiles` and `mma_loads` only for tensor-core kernels;
+  /// `mma_tiles` and `mma_loads` only for tensor-core kernels, `tf32` only
+  /// for TF32 ones;
   /// `stages` and `loads_per_step` are written only for pipelined kernels,
   /// so the facts of other kernels read as before.
   DictionaryAttr toAttribute(MLIRContext *context) const;
