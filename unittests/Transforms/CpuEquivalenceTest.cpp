@@ -17,6 +17,7 @@
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
+#include "tessel/Dialect/Tessel/Transforms/Im2Col.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 #include "tessel/InitAllDialects.h"
 
@@ -912,6 +913,139 @@ TEST_P(TensorCoreCpuTest, TensorCoreScheduleMatchesTheUnscheduledOp) {
 
 INSTANTIATE_TEST_SUITE_P(RandomSchedules, TensorCoreCpuTest,
                          ::testing::Range(0, 10));
+
+/// Convolutions rewritten as im2col and a matmul (Im2Col.h) compute what
+/// they did: the rewritten module unscheduled, and with random tensor_core
+/// schedules of its matmul (TF32 for f32 inputs; the CPU computes in f32).
+class Im2ColCpuTest : public ::testing::TestWithParam<int>,
+                      protected CpuRunner {
+protected:
+  static void SetUpTestSuite() { initializeTarget(); }
+};
+
+std::vector<std::string> getIm2ColSources() {
+  return {
+      // NCHW, batch 1, stride 2, a fill init: M = F, N = OH * OW.
+      R"mlir(func.func @f(%x: tensor<1x8x17x17xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<1x16x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %0 = linalg.conv_2d_nchw_fchw {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x17x17xf32>, tensor<16x8x3x3xf32>) outs(%init : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %0 : tensor<1x16x8x8xf32>
+})mlir",
+      // NHWC, batch 2, dilation 2, accumulating into an argument.
+      R"mlir(func.func @f(%x: tensor<2x12x12x8xf32>, %w: tensor<3x3x8x16xf32>, %y: tensor<2x8x8x16xf32>) -> tensor<2x8x8x16xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {test.target, dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x12x12x8xf32>, tensor<3x3x8x16xf32>) outs(%y : tensor<2x8x8x16xf32>) -> tensor<2x8x8x16xf32>
+  return %0 : tensor<2x8x8x16xf32>
+})mlir",
+      // A 1x1 window of stride 1 (NHWC): the patches are the input.
+      R"mlir(func.func @f(%x: tensor<2x8x8x16xf32>, %w: tensor<1x1x16x24xf32>, %y: tensor<2x8x8x24xf32>) -> tensor<2x8x8x24xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x8x8x16xf32>, tensor<1x1x16x24xf32>) outs(%y : tensor<2x8x8x24xf32>) -> tensor<2x8x8x24xf32>
+  return %0 : tensor<2x8x8x24xf32>
+})mlir",
+      // f16 inputs into f32 (f16 tensor cores).
+      R"mlir(func.func @f(%img32: tensor<1x16x10x10xf32>, %flt32: tensor<16x16x3x3xf32>) -> tensor<1x16x8x8xf32> {
+)mlir" + roundToHalf("img", {1, 16, 10, 10}) +
+          roundToHalf("flt", {16, 16, 3, 3}) + R"mlir(  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x8x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %0 = linalg.conv_2d_nchw_fchw {test.target, dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%img, %flt : tensor<1x16x10x10xf16>, tensor<16x16x3x3xf16>) outs(%init : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %0 : tensor<1x16x8x8xf32>
+})mlir",
+  };
+}
+
+TEST_P(Im2ColCpuTest, Im2ColMatmulMatchesTheConvolution) {
+  for (auto [sourceIndex, source] : llvm::enumerate(getIm2ColSources())) {
+    std::mt19937 inputRng(23 + sourceIndex);
+    std::mt19937 rng(131 * GetParam() + sourceIndex);
+    OwningOpRef<ModuleOp> reference = parse(source);
+    ASSERT_TRUE(reference);
+    SmallVector<SmallVector<int64_t>> inputShapes;
+    SmallVector<int64_t> outputShape;
+    getSignature(*reference, inputShapes, outputShape);
+    std::vector<std::vector<float>> inputs =
+        randomInputs(inputShapes, inputRng, /*awayFromZero=*/true);
+    reference->walk([](linalg::LinalgOp op) { op->removeAttr("test.target"); });
+    ASSERT_TRUE(succeeded(lowerToLLVM(*reference, /*bufferize=*/true)));
+    std::vector<float> expected;
+    ASSERT_TRUE(succeeded(
+        run(*reference, inputs, inputShapes, outputShape, expected)));
+
+    // The rewrite alone (once per source: it does not depend on the
+    // schedule seed).
+    auto rewritten = [&]() -> std::pair<OwningOpRef<ModuleOp>, linalg::MatmulOp> {
+      OwningOpRef<ModuleOp> module = parse(source);
+      linalg::LinalgOp conv;
+      module->walk([&](linalg::LinalgOp op) {
+        if (op->hasAttr("test.target"))
+          conv = op;
+      });
+      EXPECT_EQ(getIm2ColBlocker(conv), "");
+      IRRewriter rewriter(&context);
+      FailureOr<linalg::MatmulOp> matmul =
+          rewriteConvAsIm2ColMatmul(rewriter, conv);
+      EXPECT_TRUE(succeeded(matmul));
+      return {std::move(module), succeeded(matmul) ? *matmul : nullptr};
+    };
+    if (GetParam() == 0) {
+      auto [module, matmul] = rewritten();
+      ASSERT_TRUE(matmul);
+      ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/true)));
+      std::vector<float> actual;
+      ASSERT_TRUE(succeeded(
+          run(*module, inputs, inputShapes, outputShape, actual)));
+      ASSERT_TRUE(allClose(actual, expected, "im2col")) << sourceIndex;
+    }
+
+    // A random tensor_core schedule of the matmul.
+    auto [module, target] = rewritten();
+    ASSERT_TRUE(target);
+    ASSERT_EQ(getTensorCoreBlocker(target), "");
+    LoopNest nest = *LoopNest::get(target);
+    auto sketch = SketchAttr::get(
+        &context, SketchKind::TensorCore,
+        SketchAttr::getDefaultStructure(SketchKind::TensorCore), {0, 1},
+        /*registerAccumulator=*/false, /*fusedConsumers=*/0);
+    SmallVector<int64_t> mma = getMmaLevelExtents(target);
+    SmallVector<SmallVector<int64_t>> tiles;
+    for (unsigned l = 0; l < nest.size(); ++l) {
+      unsigned levels = nest.isReduction[l] ? sketch.getNumReductionLevels()
+                                            : sketch.getNumSpaceLevels();
+      tiles.push_back(randomSplit(nest.extents[l] / mma[l], levels - 1, rng));
+      tiles.back().push_back(mma[l]);
+    }
+    auto config = ConfigAttr::get(&context, tiles, 64, {1, 1});
+    std::string description;
+    llvm::raw_string_ostream os(description);
+    os << sketch << " " << config;
+    ASSERT_TRUE(succeeded(verifySchedule(
+        target, sketch, config, [&] { return target->emitError(); })))
+        << description;
+    target->setAttr(TesselDialect::kSketchAttrName, sketch);
+    target->setAttr(TesselDialect::kConfigAttrName, config);
+    PassManager pm(&context);
+    TesselMaterializeOptions materialize;
+    materialize.stopBeforeGpuMapping = true;
+    pm.addPass(createTesselMaterialize(materialize));
+    ASSERT_TRUE(succeeded(pm.run(*module))) << description;
+    ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/false)))
+        << description;
+    std::vector<float> actual;
+    ASSERT_TRUE(succeeded(
+        run(*module, inputs, inputShapes, outputShape, actual)))
+        << description;
+    ASSERT_TRUE(allClose(actual, expected, "im2col tensor_core"))
+        << description;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(RandomSchedules, Im2ColCpuTest,
+                         ::testing::Range(0, 6));
 
 /// A chain of ops as torch-mlir writes it (unfused, unit broadcasts as
 /// `0`), and the number of kernels it must become.

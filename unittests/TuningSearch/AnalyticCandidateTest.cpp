@@ -93,6 +93,28 @@ TEST_F(AnalyticCandidateTest, FieldsFollowFromTheSchedule) {
   EXPECT_DOUBLE_EQ(results[0].timing.medianUs, e.totalUs);
 }
 
+// A multiply-add is 2 FLOP whatever extensions the body spells out: an f16
+// convolution counts as its f32 twin (2 x its iterations), pooling 1 each.
+TEST_F(AnalyticCandidateTest, HalfConvolutionCountsMultiplyAdds) {
+  std::vector<TuningTask> half = extract(R"mlir(
+func.func @f(%x: tensor<1x8x10x10xf16>, %w: tensor<16x8x3x3xf16>, %y: tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x10x10xf16>, tensor<16x8x3x3xf16>) outs(%y : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %0 : tensor<1x16x8x8xf32>
+})mlir");
+  ASSERT_EQ(half.size(), 1u);
+  EXPECT_EQ(countBodyOperations(half.front().getTargetOp()), 2);
+  EXPECT_EQ(half.front().flops, 2.0 * 16 * 8 * 8 * 8 * 3 * 3);
+  std::vector<TuningTask> pool = extract(R"mlir(
+func.func @f(%x: tensor<1x8x10x10xf32>, %k: tensor<3x3xf32>, %y: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %0 = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %k : tensor<1x8x10x10xf32>, tensor<3x3xf32>) outs(%y : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+})mlir");
+  ASSERT_EQ(pool.size(), 1u);
+  EXPECT_EQ(countBodyOperations(pool.front().getTargetOp()), 1);
+}
+
 TEST_F(AnalyticCandidateTest, ConfigThatDoesNotFitIsExplained) {
   // The tiles of the first loop multiply to 512, not 1024.
   Candidate c = candidate(

@@ -105,10 +105,14 @@ int64_t tessel::countBodyOperations(linalg::LinalgOp op) {
   // (f16 products accumulated in f32).
   if (linalg::isaContractionOpInterface(op))
     return 2;
+  // Convolutions and pooling: their body's arithmetic, the same way.
+  bool window = linalg::isaConvolutionOpInterface(op);
   int64_t count = 0;
   op.getBlock()->walk([&](Operation *inner) {
     Dialect *dialect = inner->getDialect();
     if (!dialect || isa<arith::ConstantOp>(inner) || inner->getNumResults() != 1)
+      return;
+    if (window && isa<arith::ExtFOp>(inner))
       return;
     if (!isa<arith::ArithDialect, math::MathDialect>(dialect))
       return;

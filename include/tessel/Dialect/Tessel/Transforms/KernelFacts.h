@@ -87,7 +87,8 @@ struct KernelFacts {
 /// Arithmetic operations per iteration of the body of `op`: every arith or
 /// math op that computes a non-index value (constants excluded), and 2 for a
 /// contraction (a multiply-add, whatever extensions of its operands the body
-/// spells out). The FLOPs of `op` are this count times its iterations (a
+/// spells out); a convolution's or pooling's extensions (f16 inputs) are not
+/// counted either. The FLOPs of `op` are this count times its iterations (a
 /// matmul: 2MNK).
 int64_t countBodyOperations(linalg::LinalgOp op);
 

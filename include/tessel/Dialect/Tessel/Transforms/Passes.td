@@ -60,6 +60,24 @@ def TesselFuse : Pass<"tessel-fuse", "ModuleOp"> {
   ];
 }
 
+def TesselIm2Col : Pass<"tessel-im2col", "ModuleOp"> {
+  let summary = "Rewrite 2-D convolutions as an im2col copy and a matmul";
+  let description = [{
+    Every static `linalg.conv_2d_nhwc_hwcf`, and `linalg.conv_2d_nchw_fchw`
+    of batch 1, becomes a `linalg.generic` that copies the input's patches,
+    a `linalg.matmul` of the patches and the filter (reshaped with
+    `tensor.collapse_shape`) and the `tensor.expand_shape` of its result
+    (`Im2Col.h`). The matmul fits every matmul sketch, tensor cores
+    included, at the price of a copy KH x KW times the input. A model
+    transformation, not part of `--tessel-to-cuda`: run it before tuning
+    and before compiling the tuned model, so both see the same tasks.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def TesselLowerKernelVectors : Pass<"tessel-lower-kernel-vectors"> {
   let summary = "Lower the n-D vectors left in kernels to 1-D";
   let description = [{
