@@ -765,6 +765,106 @@ class TensorCoreCpuTest : public ::testing::TestWithParam<int>,
                           protected CpuRunner {
 protected:
   static void SetUpTestSuite() { initializeTarget(); }
+
+  /// A source's random inputs (seeded by `seed`) and the output of the
+  /// source run unscheduled.
+  struct Reference {
+    SmallVector<SmallVector<int64_t>> inputShapes;
+    SmallVector<int64_t> outputShape;
+    std::vector<std::vector<float>> inputs;
+    std::vector<float> output;
+  };
+  void runReference(StringRef source, unsigned seed, Reference &reference) {
+    std::mt19937 inputRng(seed);
+    OwningOpRef<ModuleOp> module = parse(source);
+    ASSERT_TRUE(module);
+    getSignature(*module, reference.inputShapes, reference.outputShape);
+    reference.inputs =
+        randomInputs(reference.inputShapes, inputRng, /*awayFromZero=*/true);
+    module->walk([](linalg::LinalgOp op) { op->removeAttr("test.target"); });
+    ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/true)));
+    ASSERT_TRUE(succeeded(run(*module, reference.inputs, reference.inputShapes,
+                              reference.outputShape, reference.output)));
+  }
+
+  /// Gives `target` of `module` a random tensor_core schedule (random levels
+  /// above the fixed instruction level, unroll and vector widths),
+  /// materializes it up to GPU mapping, runs it and compares it with
+  /// `reference`.
+  void checkRandomTensorCoreSchedule(ModuleOp module, linalg::LinalgOp target,
+                                     std::mt19937 &rng,
+                                     const Reference &reference) {
+    ASSERT_EQ(getTensorCoreBlocker(target), "");
+    LoopNest nest = *LoopNest::get(target);
+    auto sketch = SketchAttr::get(
+        &context, SketchKind::TensorCore,
+        SketchAttr::getDefaultStructure(SketchKind::TensorCore), {0, 1},
+        /*registerAccumulator=*/false, /*fusedConsumers=*/0);
+    SmallVector<int64_t> mma = getMmaLevelExtents(target);
+    SmallVector<SmallVector<int64_t>> tiles;
+    for (unsigned l = 0; l < nest.size(); ++l) {
+      unsigned levels = nest.isReduction[l] ? sketch.getNumReductionLevels()
+                                            : sketch.getNumSpaceLevels();
+      tiles.push_back(randomSplit(nest.extents[l] / mma[l], levels - 1, rng));
+      tiles.back().push_back(mma[l]);
+    }
+    const int64_t unrollOptions[] = {0, 16, 64, 512, 1024};
+    SmallVector<int64_t> vector = {int64_t(1) << (rng() % 4),
+                                   int64_t(1) << (rng() % 4)};
+    auto config =
+        ConfigAttr::get(&context, tiles, unrollOptions[rng() % 5], vector);
+    {
+      ScopedDiagnosticHandler silence(&context,
+                                      [](Diagnostic &) { return success(); });
+      // A vector width that does not divide a shared tile's row: use 1.
+      if (failed(verifySchedule(target, sketch, config,
+                                [&] { return target->emitError(); })))
+        config = ConfigAttr::get(&context, tiles, config.getUnroll(), {1, 1});
+    }
+    std::string description;
+    llvm::raw_string_ostream os(description);
+    os << sketch << " " << config;
+    ASSERT_TRUE(succeeded(verifySchedule(
+        target, sketch, config, [&] { return target->emitError(); })))
+        << description;
+    target->setAttr(TesselDialect::kSketchAttrName, sketch);
+    target->setAttr(TesselDialect::kConfigAttrName, config);
+    PassManager pm(&context);
+    TesselMaterializeOptions materialize;
+    materialize.stopBeforeGpuMapping = true;
+    pm.addPass(createTesselMaterialize(materialize));
+    ASSERT_TRUE(succeeded(pm.run(module))) << description;
+    bool warps = false;
+    module->walk([&](scf::ForallOp forall) {
+      if (auto mapping = forall.getMapping())
+        warps |= isa<gpu::GPUWarpMappingAttr>((*mapping)[0]);
+    });
+    int64_t numWarps = 1;
+    for (unsigned l = 0; l < nest.size(); ++l)
+      if (!nest.isReduction[l])
+        numWarps *= tiles[l][1];
+    EXPECT_EQ(warps, numWarps > 1) << description;
+    ASSERT_TRUE(succeeded(lowerToLLVM(module, /*bufferize=*/false)))
+        << description;
+    std::vector<float> actual;
+    ASSERT_TRUE(succeeded(run(module, reference.inputs, reference.inputShapes,
+                              reference.outputShape, actual)))
+        << description;
+    ASSERT_TRUE(allClose(actual, reference.output, "tensor_core"))
+        << description;
+  }
+
+  /// The op of `module` marked `test.target`, unmarked.
+  static linalg::LinalgOp takeTarget(ModuleOp module) {
+    linalg::LinalgOp target;
+    module->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr("test.target"))
+        target = op;
+    });
+    if (target)
+      target->removeAttr("test.target");
+    return target;
+  }
 };
 
 /// `%<name>`: the f32 argument `%<name>32` of `shape` rounded to f16 by an
@@ -827,87 +927,15 @@ std::vector<std::string> getTensorCoreSources() {
 
 TEST_P(TensorCoreCpuTest, TensorCoreScheduleMatchesTheUnscheduledOp) {
   for (auto [sourceIndex, source] : llvm::enumerate(getTensorCoreSources())) {
-    std::mt19937 inputRng(11 + sourceIndex);
+    Reference reference;
+    runReference(source, 11 + sourceIndex, reference);
+    if (HasFatalFailure())
+      return;
     std::mt19937 rng(101 * GetParam() + sourceIndex);
-    OwningOpRef<ModuleOp> reference = parse(source);
-    ASSERT_TRUE(reference);
-    SmallVector<SmallVector<int64_t>> inputShapes;
-    SmallVector<int64_t> outputShape;
-    getSignature(*reference, inputShapes, outputShape);
-    std::vector<std::vector<float>> inputs =
-        randomInputs(inputShapes, inputRng, /*awayFromZero=*/true);
-    reference->walk([](linalg::LinalgOp op) { op->removeAttr("test.target"); });
-    ASSERT_TRUE(succeeded(lowerToLLVM(*reference, /*bufferize=*/true)));
-    std::vector<float> expected;
-    ASSERT_TRUE(succeeded(
-        run(*reference, inputs, inputShapes, outputShape, expected)));
-
     OwningOpRef<ModuleOp> module = parse(source);
-    linalg::LinalgOp target;
-    module->walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr("test.target"))
-        target = op;
-    });
+    linalg::LinalgOp target = takeTarget(*module);
     ASSERT_TRUE(target);
-    target->removeAttr("test.target");
-    ASSERT_EQ(getTensorCoreBlocker(target), "");
-    LoopNest nest = *LoopNest::get(target);
-    auto sketch = SketchAttr::get(
-        &context, SketchKind::TensorCore,
-        SketchAttr::getDefaultStructure(SketchKind::TensorCore), {0, 1},
-        /*registerAccumulator=*/false, /*fusedConsumers=*/0);
-    // Random levels above the fixed instruction level.
-    SmallVector<int64_t> mma = getMmaLevelExtents(target);
-    SmallVector<SmallVector<int64_t>> tiles;
-    for (unsigned l = 0; l < nest.size(); ++l) {
-      unsigned levels = nest.isReduction[l] ? sketch.getNumReductionLevels()
-                                            : sketch.getNumSpaceLevels();
-      tiles.push_back(randomSplit(nest.extents[l] / mma[l], levels - 1, rng));
-      tiles.back().push_back(mma[l]);
-    }
-    const int64_t unrollOptions[] = {0, 16, 64, 512, 1024};
-    SmallVector<int64_t> vector = {int64_t(1) << (rng() % 4),
-                                   int64_t(1) << (rng() % 4)};
-    auto config =
-        ConfigAttr::get(&context, tiles, unrollOptions[rng() % 5], vector);
-    {
-      ScopedDiagnosticHandler silence(&context,
-                                      [](Diagnostic &) { return success(); });
-      // A vector width that does not divide a shared tile's row: use 1.
-      if (failed(verifySchedule(target, sketch, config,
-                                [&] { return target->emitError(); })))
-        config = ConfigAttr::get(&context, tiles, config.getUnroll(), {1, 1});
-    }
-    std::string description;
-    llvm::raw_string_ostream os(description);
-    os << sketch << " " << config;
-    ASSERT_TRUE(succeeded(verifySchedule(
-        target, sketch, config, [&] { return target->emitError(); })))
-        << description;
-    target->setAttr(TesselDialect::kSketchAttrName, sketch);
-    target->setAttr(TesselDialect::kConfigAttrName, config);
-    PassManager pm(&context);
-    TesselMaterializeOptions materialize;
-    materialize.stopBeforeGpuMapping = true;
-    pm.addPass(createTesselMaterialize(materialize));
-    ASSERT_TRUE(succeeded(pm.run(*module))) << description;
-    bool warps = false;
-    module->walk([&](scf::ForallOp forall) {
-      if (auto mapping = forall.getMapping())
-        warps |= isa<gpu::GPUWarpMappingAttr>((*mapping)[0]);
-    });
-    int64_t numWarps = 1;
-    for (unsigned l = 0; l < nest.size(); ++l)
-      if (!nest.isReduction[l])
-        numWarps *= tiles[l][1];
-    EXPECT_EQ(warps, numWarps > 1) << description;
-    ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/false)))
-        << description;
-    std::vector<float> actual;
-    ASSERT_TRUE(succeeded(
-        run(*module, inputs, inputShapes, outputShape, actual)))
-        << description;
-    ASSERT_TRUE(allClose(actual, expected, "tensor_core")) << description;
+    checkRandomTensorCoreSchedule(*module, target, rng, reference);
   }
 }
 
@@ -917,11 +945,7 @@ INSTANTIATE_TEST_SUITE_P(RandomSchedules, TensorCoreCpuTest,
 /// Convolutions rewritten as im2col and a matmul (Im2Col.h) compute what
 /// they did: the rewritten module unscheduled, and with random tensor_core
 /// schedules of its matmul (TF32 for f32 inputs; the CPU computes in f32).
-class Im2ColCpuTest : public ::testing::TestWithParam<int>,
-                      protected CpuRunner {
-protected:
-  static void SetUpTestSuite() { initializeTarget(); }
-};
+class Im2ColCpuTest : public TensorCoreCpuTest {};
 
 std::vector<std::string> getIm2ColSources() {
   return {
@@ -961,30 +985,14 @@ std::vector<std::string> getIm2ColSources() {
 
 TEST_P(Im2ColCpuTest, Im2ColMatmulMatchesTheConvolution) {
   for (auto [sourceIndex, source] : llvm::enumerate(getIm2ColSources())) {
-    std::mt19937 inputRng(23 + sourceIndex);
+    Reference reference;
+    runReference(source, 23 + sourceIndex, reference);
+    if (HasFatalFailure())
+      return;
     std::mt19937 rng(131 * GetParam() + sourceIndex);
-    OwningOpRef<ModuleOp> reference = parse(source);
-    ASSERT_TRUE(reference);
-    SmallVector<SmallVector<int64_t>> inputShapes;
-    SmallVector<int64_t> outputShape;
-    getSignature(*reference, inputShapes, outputShape);
-    std::vector<std::vector<float>> inputs =
-        randomInputs(inputShapes, inputRng, /*awayFromZero=*/true);
-    reference->walk([](linalg::LinalgOp op) { op->removeAttr("test.target"); });
-    ASSERT_TRUE(succeeded(lowerToLLVM(*reference, /*bufferize=*/true)));
-    std::vector<float> expected;
-    ASSERT_TRUE(succeeded(
-        run(*reference, inputs, inputShapes, outputShape, expected)));
-
-    // The rewrite alone (once per source: it does not depend on the
-    // schedule seed).
     auto rewritten = [&]() -> std::pair<OwningOpRef<ModuleOp>, linalg::MatmulOp> {
       OwningOpRef<ModuleOp> module = parse(source);
-      linalg::LinalgOp conv;
-      module->walk([&](linalg::LinalgOp op) {
-        if (op->hasAttr("test.target"))
-          conv = op;
-      });
+      linalg::LinalgOp conv = takeTarget(*module);
       EXPECT_EQ(getIm2ColBlocker(conv), "");
       IRRewriter rewriter(&context);
       FailureOr<linalg::MatmulOp> matmul =
@@ -992,55 +1000,22 @@ TEST_P(Im2ColCpuTest, Im2ColMatmulMatchesTheConvolution) {
       EXPECT_TRUE(succeeded(matmul));
       return {std::move(module), succeeded(matmul) ? *matmul : nullptr};
     };
+    // The rewrite alone (once per source: it does not depend on the
+    // schedule seed).
     if (GetParam() == 0) {
       auto [module, matmul] = rewritten();
       ASSERT_TRUE(matmul);
       ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/true)));
       std::vector<float> actual;
-      ASSERT_TRUE(succeeded(
-          run(*module, inputs, inputShapes, outputShape, actual)));
-      ASSERT_TRUE(allClose(actual, expected, "im2col")) << sourceIndex;
+      ASSERT_TRUE(succeeded(run(*module, reference.inputs,
+                                reference.inputShapes, reference.outputShape,
+                                actual)));
+      ASSERT_TRUE(allClose(actual, reference.output, "im2col")) << sourceIndex;
     }
-
     // A random tensor_core schedule of the matmul.
-    auto [module, target] = rewritten();
-    ASSERT_TRUE(target);
-    ASSERT_EQ(getTensorCoreBlocker(target), "");
-    LoopNest nest = *LoopNest::get(target);
-    auto sketch = SketchAttr::get(
-        &context, SketchKind::TensorCore,
-        SketchAttr::getDefaultStructure(SketchKind::TensorCore), {0, 1},
-        /*registerAccumulator=*/false, /*fusedConsumers=*/0);
-    SmallVector<int64_t> mma = getMmaLevelExtents(target);
-    SmallVector<SmallVector<int64_t>> tiles;
-    for (unsigned l = 0; l < nest.size(); ++l) {
-      unsigned levels = nest.isReduction[l] ? sketch.getNumReductionLevels()
-                                            : sketch.getNumSpaceLevels();
-      tiles.push_back(randomSplit(nest.extents[l] / mma[l], levels - 1, rng));
-      tiles.back().push_back(mma[l]);
-    }
-    auto config = ConfigAttr::get(&context, tiles, 64, {1, 1});
-    std::string description;
-    llvm::raw_string_ostream os(description);
-    os << sketch << " " << config;
-    ASSERT_TRUE(succeeded(verifySchedule(
-        target, sketch, config, [&] { return target->emitError(); })))
-        << description;
-    target->setAttr(TesselDialect::kSketchAttrName, sketch);
-    target->setAttr(TesselDialect::kConfigAttrName, config);
-    PassManager pm(&context);
-    TesselMaterializeOptions materialize;
-    materialize.stopBeforeGpuMapping = true;
-    pm.addPass(createTesselMaterialize(materialize));
-    ASSERT_TRUE(succeeded(pm.run(*module))) << description;
-    ASSERT_TRUE(succeeded(lowerToLLVM(*module, /*bufferize=*/false)))
-        << description;
-    std::vector<float> actual;
-    ASSERT_TRUE(succeeded(
-        run(*module, inputs, inputShapes, outputShape, actual)))
-        << description;
-    ASSERT_TRUE(allClose(actual, expected, "im2col tensor_core"))
-        << description;
+    auto [module, matmul] = rewritten();
+    ASSERT_TRUE(matmul);
+    checkRandomTensorCoreSchedule(*module, matmul, rng, reference);
   }
 }
 

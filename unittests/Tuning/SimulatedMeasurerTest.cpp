@@ -60,6 +60,24 @@ protected:
     return c;
   }
 
+  /// matmul() with the memory sides out of the way (no re-reads, nothing
+  /// staged): for comparisons of compute models.
+  static MeasureCandidate computeOnlyMatmul() {
+    MeasureCandidate c = matmul();
+    c.facts.sharedBytesMoved = 0;
+    c.facts.globalBytesRequested =
+        c.facts.globalBytesRead + c.facts.globalBytesWritten;
+    return c;
+  }
+
+  /// `c` as a tensor-core kernel: 32 mma tiles and 12 fragment loads per
+  /// warp per K step.
+  static MeasureCandidate onTensorCores(MeasureCandidate c) {
+    c.facts.mmaTilesPerWarp = 32;
+    c.facts.mmaLoadsPerWarp = 12;
+    return c;
+  }
+
   double timeOf(const MeasureCandidate &candidate) {
     SimulatedMeasurer measurer(device, /*seed=*/1, /*noiseStddev=*/0);
     SimulatedEstimate e = measurer.estimate(candidate);
@@ -90,15 +108,8 @@ TEST_F(SimulatedMeasurerTest, PlausibleMagnitudes) {
 // independent mma and fewer ldmatrix per mma) are faster; a device without
 // a tensor peak falls back to the FP32 model.
 TEST_F(SimulatedMeasurerTest, TensorCoresAreFasterAndBoundedByTheirPeak) {
-  MeasureCandidate cuda = matmul();
-  // Memory sides out of the way (no re-reads, nothing staged): a compute
-  // comparison.
-  cuda.facts.sharedBytesMoved = 0;
-  cuda.facts.globalBytesRequested =
-      cuda.facts.globalBytesRead + cuda.facts.globalBytesWritten;
-  MeasureCandidate tensor = cuda;
-  tensor.facts.mmaTilesPerWarp = 32;
-  tensor.facts.mmaLoadsPerWarp = 12;
+  MeasureCandidate cuda = computeOnlyMatmul();
+  MeasureCandidate tensor = onTensorCores(cuda);
   double cudaUs = timeOf(cuda), tensorUs = timeOf(tensor);
   EXPECT_LT(tensorUs, cudaUs / 4);
   double ceilingUs = device.launchOverheadUs +
@@ -117,13 +128,8 @@ TEST_F(SimulatedMeasurerTest, TensorCoresAreFasterAndBoundedByTheirPeak) {
 // datasheets): between the f16 tensor cores and the CUDA cores, never
 // faster than its own mma.sync ceiling; without a TF32 peak, the FP32 model.
 TEST_F(SimulatedMeasurerTest, Tf32IsBoundedByItsOwnPeak) {
-  MeasureCandidate cuda = matmul();
-  cuda.facts.sharedBytesMoved = 0;
-  cuda.facts.globalBytesRequested =
-      cuda.facts.globalBytesRead + cuda.facts.globalBytesWritten;
-  MeasureCandidate half = cuda;
-  half.facts.mmaTilesPerWarp = 32;
-  half.facts.mmaLoadsPerWarp = 12;
+  MeasureCandidate cuda = computeOnlyMatmul();
+  MeasureCandidate half = onTensorCores(cuda);
   MeasureCandidate tf32 = half;
   tf32.facts.tf32 = true;
   double cudaUs = timeOf(cuda), halfUs = timeOf(half), tf32Us = timeOf(tf32);
