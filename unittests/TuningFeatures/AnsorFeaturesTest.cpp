@@ -235,6 +235,22 @@ TEST_F(AnsorFeaturesTest, VectorWidthChangesVectorizeFeatures) {
   EXPECT_NE(scalar, vector);
 }
 
+// A pipelined staging loop (not in Ansor) allocates one tile per stage:
+// the shared-memory features count them, nothing else changes.
+TEST_F(AnsorFeaturesTest, StagesMultiplySharedBytes) {
+  linalg::LinalgOp op = parseOps(kMatmul).front();
+  std::vector<float> synchronous = extract(op, baseConfig());
+  std::vector<float> pipelined = extract(op, baseConfig().withStages(2));
+  EXPECT_FLOAT_EQ(at(pipelined, "kernel.shared_bytes_per_block"),
+                  scaled(2.0 * (32 * 8 + 8 * 16) * 4));
+  EXPECT_FLOAT_EQ(at(pipelined, "kernel.shared_fraction_of_block_limit"),
+                  2 * at(synchronous, "kernel.shared_fraction_of_block_limit"));
+  for (const std::string &name : extractor.featureNames())
+    if (name.rfind("kernel.shared_", 0) != 0) {
+      EXPECT_FLOAT_EQ(at(pipelined, name), at(synchronous, name)) << name;
+    }
+}
+
 TEST_F(AnsorFeaturesTest, ConfigsOfTheSameOpDiffer) {
   linalg::LinalgOp op = parseOps(kMatmul).front();
   std::vector<float> a = extract(op, baseConfig());

@@ -429,6 +429,10 @@ FailureOr<std::vector<float>> AnsorFeatureExtractor::extract(
         getFootprint(op.getMatchingIndexingMap(input), blockTile) *
         getElementBytes(input->get()));
   }
+  // A pipelined staging loop allocates `stages` buffers of each tile (not
+  // in Ansor, which has no pipelining): the only feature that tells its
+  // configs from synchronous ones with the same tiles.
+  sharedBytes *= static_cast<double>(std::max<int64_t>(1, config.getStages()));
   const Statement &compute = kernel->compute;
   double warpSize = device.warpSize > 0 ? device.warpSize : 32;
   raw.push_back(sharedBytes);
