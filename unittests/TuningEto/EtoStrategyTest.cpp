@@ -144,6 +144,45 @@ TEST_F(EtoStrategyTest, Example3) {
   EXPECT_TRUE(strategy.propose(state, 8).empty());
 }
 
+// With the stages knob (--max-stages > 1), round 5 tries every other
+// pipeline depth of each lane's best that fits the shared memory; rounds
+// 1-4 are those of the run without the knob. (The fake measurer prefers
+// small shared tiles, which leave room for a second stage.)
+TEST_F(EtoStrategyTest, StagesRoundWithTheKnob) {
+  TuningTask beta = extract(getConvSource(1, 512, 28, 28, 128, 1, 1));
+  TuningTask alpha = extract(getConvSource(1, 256, 28, 28, 128, 1, 1));
+  ReferenceProgram reference = getFig2b(beta);
+  auto speedIn = [](TaskSearchState &state) -> Speed {
+    return [&state](const Candidate &candidate) {
+      return 1e9 / static_cast<double>(
+                       state.spaces[candidate.space].getSharedMemoryBytes(
+                           candidate.config.withStages(1)));
+    };
+  };
+  TaskSearchState synchronous = TaskSearchState::create(alpha, device, 1);
+  EtoStrategy without(EtoOptions(), reference);
+  std::vector<Candidate> plain = run(without, synchronous, speedIn(synchronous));
+  for (const Candidate &candidate : plain)
+    EXPECT_EQ(candidate.config.getStages(), 1);
+
+  TaskSearchState knob =
+      TaskSearchState::create(alpha, device, 1, /*maxStages=*/4);
+  EtoStrategy with(EtoOptions(), reference);
+  std::vector<Candidate> measured = run(with, knob, speedIn(knob));
+  int pipelined = 0;
+  for (const Candidate &candidate : measured) {
+    if (candidate.config.getStages() == 1)
+      continue;
+    ++pipelined;
+    // A deeper pipeline of a synchronous candidate measured before it.
+    EXPECT_TRUE(llvm::any_of(measured, [&](const Candidate &earlier) {
+      return earlier.config == candidate.config.withStages(1);
+    })) << candidate.getKey();
+  }
+  EXPECT_GT(pipelined, 0);
+  EXPECT_EQ(measured.size(), plain.size() + pipelined);
+}
+
 TEST_F(EtoStrategyTest, MeasurementsAreCounted) {
   TuningTask beta = extract(getConvSource(1, 512, 28, 28, 128, 1, 1));
   TuningTask alpha = extract(getConvSource(1, 256, 28, 28, 128, 1, 1));

@@ -294,6 +294,19 @@ std::vector<Candidate> EtoStrategy::generateUnroll(Lane &lane) {
   return candidates;
 }
 
+std::vector<Candidate> EtoStrategy::generateStages(Lane &lane) {
+  std::vector<Candidate> candidates;
+  ConfigAttr config = lane.best->config;
+  for (int64_t stages : space->getStageOptions(getTileVectors(config))) {
+    if (stages == config.getStages())
+      continue;
+    ConfigAttr next = config.withStages(stages);
+    if (succeeded(space->check(next)))
+      candidates.push_back(Candidate{spaceIndex, space->getSketch(), next});
+  }
+  return candidates;
+}
+
 std::vector<Candidate> EtoStrategy::generateVector(Lane &lane) {
   std::vector<Candidate> candidates;
   ConfigAttr config = lane.best->config;
@@ -423,6 +436,8 @@ std::vector<Candidate> EtoStrategy::generate(Lane &lane) {
     return generateUnroll(lane);
   case Round::Vector:
     return generateVector(lane);
+  case Round::Stages:
+    return generateStages(lane);
   case Round::Start:
   case Round::Done:
     break;
@@ -491,11 +506,14 @@ void EtoStrategy::advance(TaskSearchState &state, Lane &lane, unsigned index) {
       ++lane.vectorInput;
       next = Round::Vector;
       break;
+    case Round::Stages:
     case Round::Done:
       break;
     }
+    // After the last staged input, the pipeline depth where the space has
+    // the knob (Tessel's round 5, not in the paper).
     if (next == Round::Vector && lane.vectorInput >= numShared)
-      next = Round::Done;
+      next = space->hasStagesKnob() && lane.best ? Round::Stages : Round::Done;
     lane.round = next;
     if (next != Round::Done)
       enqueue(state, lane, index, generate(lane));

@@ -88,7 +88,7 @@ public:
   int64_t getDefaultUnroll(LoopTiles tiles) const;
 
 private:
-  enum class Round { Start, Threads, Fetch, Unroll, Vector, Done };
+  enum class Round { Start, Threads, Fetch, Unroll, Vector, Stages, Done };
   using Id = std::pair<Attribute, Attribute>;
 
   /// The search of one block count (the simplified variant has one).
@@ -122,6 +122,7 @@ private:
   std::vector<Candidate> generateFetch(Lane &lane);
   std::vector<Candidate> generateUnroll(Lane &lane);
   std::vector<Candidate> generateVector(Lane &lane);
+  std::vector<Candidate> generateStages(Lane &lane);
   std::vector<Candidate> generateSimplified();
   /// The candidate with `tiles`, the default unroll and 1-wide loads, when
   /// check() accepts it.
