@@ -222,12 +222,15 @@ def tasks(text: str, source_name: str = "<input>",
 
 def compile(text: str, chip: str = "sm_90", format: str = "bin",
             default_configs: bool = True, pipeline: Optional[str] = None,
-            source_name: str = "<input>") -> Compiled:
-    """Runs tessel-to-cuda (or the textual `pipeline`) on the model."""
+            source_name: str = "<input>", allow_tf32: bool = False) -> Compiled:
+    """Runs tessel-to-cuda (or the textual `pipeline`) on the model.
+    `allow_tf32` lets tensor_core schedules of f32 contractions compute in
+    TF32 (results differ from strict fp32); without it they raise."""
     if pipeline is None:
         pipeline = (f"builtin.module(tessel-to-cuda{{chip={chip} "
                     f"format={format} default-configs="
-                    f"{'true' if default_configs else 'false'}}})")
+                    f"{'true' if default_configs else 'false'} allow-tf32="
+                    f"{'true' if allow_tf32 else 'false'}}})")
     result = _tessel.compile(text, pipeline, source_name)
     return Compiled(result["module"],
                     [Kernel(**k) for k in result["kernels"]])

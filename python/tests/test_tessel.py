@@ -114,6 +114,28 @@ def test_apply_and_compile(tmp_db):
     assert ptx.kernels == []
 
 
+def test_tf32_is_opt_in_when_tuning_and_compiling(tmp_db):
+    # Without allow_tf32, f32 matmuls get no tensor_core sketch.
+    strict = tessel.tune(MATMUL, db=tmp_db, trials=8, **FAST)
+    records = tessel.Records(tmp_db)
+    key = strict.tasks[0].workload_key
+    assert not any("tensor_core" in m.sketch
+                   for m in records.measurements(key, strict.measurer))
+    assert "allow_tf32" not in records.runs()[0].options
+
+    result = tessel.tune(MATMUL, db=tmp_db, trials=64, allow_tf32=True,
+                         **FAST)
+    assert records.runs()[1].options["allow_tf32"] is True
+    best = records.best(key, result.measurer)
+    assert "tensor_core" in best.sketch
+    tuned = tessel.apply(MATMUL, tmp_db)
+    # The TF32 schedule compiles only with the permission.
+    with pytest.raises(tessel.TesselError, match="computes in TF32"):
+        tessel.compile(tuned, format="isa")
+    ptx = tessel.compile(tuned, format="isa", allow_tf32=True)
+    assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx.module
+
+
 @pytest.mark.skipif(not have_ptxas(), reason="needs ptxas")
 def test_compile_reports_kernel_resources():
     compiled = tessel.compile(MATMUL, chip="sm_90")
