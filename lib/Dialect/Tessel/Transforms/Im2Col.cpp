@@ -42,7 +42,8 @@ static FailureOr<Conv2D> getConv2D(linalg::LinalgOp op, std::string *reason) {
     conv.channelsLast = true;
     strides = nhwc.getStrides();
     dilations = nhwc.getDilations();
-  } else if (auto nchw = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
+  } else if (auto nchw =
+                 dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation())) {
     strides = nchw.getStrides();
     dilations = nchw.getDilations();
   } else {
@@ -115,12 +116,11 @@ tessel::rewriteConvAsIm2ColMatmul(RewriterBase &rewriter, linalg::LinalgOp op) {
     AffineExpr cc, khh, kww, ohh, oww;
     bindDims(ctx, cc, khh, kww, ohh, oww);
     colsShape = {conv->c, conv->kh, conv->kw, conv->oh, conv->ow};
-    inputMap = AffineMap::get(
-        5, 0,
-        {getAffineConstantExpr(0, ctx), cc,
-         ohh * conv->strideH + khh * conv->dilationH,
-         oww * conv->strideW + kww * conv->dilationW},
-        ctx);
+    inputMap = AffineMap::get(5, 0,
+                              {getAffineConstantExpr(0, ctx), cc,
+                               ohh * conv->strideH + khh * conv->dilationH,
+                               oww * conv->strideW + kww * conv->dilationW},
+                              ctx);
     colsMap = AffineMap::getMultiDimIdentityMap(5, ctx);
     colsGroups = {{0, 1, 2}, {3, 4}};
     filterGroups = {{0}, {1, 2, 3}};
@@ -146,8 +146,8 @@ tessel::rewriteConvAsIm2ColMatmul(RewriterBase &rewriter, linalg::LinalgOp op) {
                                               utils::IteratorType::parallel);
     auto cols = linalg::GenericOp::create(
         rewriter, loc, colsInit.getType(), ValueRange{input},
-        ValueRange{colsInit}, ArrayRef<AffineMap>{inputMap, colsMap},
-        parallel, [](OpBuilder &b, Location l, ValueRange args) {
+        ValueRange{colsInit}, ArrayRef<AffineMap>{inputMap, colsMap}, parallel,
+        [](OpBuilder &b, Location l, ValueRange args) {
           linalg::YieldOp::create(b, l, args[0]);
         });
     colsMatrix = tensor::CollapseShapeOp::create(rewriter, loc,
@@ -161,22 +161,22 @@ tessel::rewriteConvAsIm2ColMatmul(RewriterBase &rewriter, linalg::LinalgOp op) {
   auto outputType = cast<RankedTensorType>(init.getType());
   Value matrixInit;
   if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    RankedTensorType collapsed = tensor::CollapseShapeOp::inferCollapsedType(
-        outputType, outputGroups);
+    RankedTensorType collapsed =
+        tensor::CollapseShapeOp::inferCollapsedType(outputType, outputGroups);
     Value empty = tensor::EmptyOp::create(rewriter, loc, collapsed.getShape(),
                                           outputElement);
-    matrixInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
-                                        empty)
-                     .getResult(0);
+    matrixInit =
+        linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+            .getResult(0);
   } else {
     matrixInit =
         tensor::CollapseShapeOp::create(rewriter, loc, init, outputGroups);
   }
   Value lhs = conv->channelsLast ? colsMatrix : filterMatrix;
   Value rhs = conv->channelsLast ? filterMatrix : colsMatrix;
-  auto matmul = linalg::MatmulOp::create(rewriter, loc, matrixInit.getType(),
-                                         ValueRange{lhs, rhs},
-                                         ValueRange{matrixInit});
+  auto matmul =
+      linalg::MatmulOp::create(rewriter, loc, matrixInit.getType(),
+                               ValueRange{lhs, rhs}, ValueRange{matrixInit});
   Value result = tensor::ExpandShapeOp::create(
       rewriter, loc, outputType, matmul.getResult(0), outputGroups);
   rewriter.replaceOp(op, result);

@@ -105,7 +105,8 @@ int64_t tessel::countBodyOperations(linalg::LinalgOp op) {
   // (f16 products accumulated in f32).
   if (linalg::isaContractionOpInterface(op))
     return 2;
-  // Convolutions and pooling: their body's arithmetic, the same way.
+  // Convolutions and pooling count their body's arithmetic without the
+  // extensions of f16 inputs: a multiply-add is 2 FLOP there too.
   bool window = linalg::isaConvolutionOpInterface(op);
   int64_t count = 0;
   op.getBlock()->walk([&](Operation *inner) {
@@ -364,7 +365,8 @@ tessel::computeKernelFacts(linalg::LinalgOp op,
     // A TF32 B stored (K, N) has no 32-bit transposing ldmatrix: each of
     // its fragments is two scalar shared loads.
     AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
-    bool bRowMajor = bMap.getResults().back() == getAffineDimExpr(loops.n, op.getContext());
+    bool bRowMajor =
+        bMap.getResults().back() == getAffineDimExpr(loops.n, op.getContext());
     int64_t bLoadsPerTile = facts.tf32 && bRowMajor ? 2 : 1;
     facts.mmaLoadsPerWarp = batchTiles * (mTiles + bLoadsPerTile * nTiles);
   }

@@ -40,7 +40,7 @@ std::string getIm2ColBlocker(linalg::LinalgOp op);
 /// `linalg.matmul` and the reshape of its result, which replaces `op`.
 /// Returns the matmul.
 FailureOr<linalg::MatmulOp> rewriteConvAsIm2ColMatmul(RewriterBase &rewriter,
-                                                     linalg::LinalgOp op);
+                                                      linalg::LinalgOp op);
 
 } // namespace tessel
 } // namespace mlir
