@@ -97,35 +97,39 @@ tessel::rewriteConvAsIm2ColMatmul(RewriterBase &rewriter, linalg::LinalgOp op) {
 
   // The patches: one loop per patch dim, the input read at
   // (o * stride + k * dilation) along each spatial dim.
-  AffineExpr n, c, kh, kw, oh, ow;
-  bindDims(ctx, n, oh, ow, kh, kw, c);
-  AffineExpr h = oh * conv->strideH + kh * conv->dilationH;
-  AffineExpr w = ow * conv->strideW + kw * conv->dilationW;
+  auto spatial = [](AffineExpr o, AffineExpr k, int64_t stride,
+                    int64_t dilation) { return o * stride + k * dilation; };
   SmallVector<int64_t> colsShape;
-  AffineMap inputMap, colsMap;
+  AffineMap inputMap;
   SmallVector<ReassociationIndices> colsGroups, filterGroups, outputGroups;
   if (conv->channelsLast) {
+    AffineExpr n, oh, ow, kh, kw, c;
+    bindDims(ctx, n, oh, ow, kh, kw, c);
     colsShape = {conv->n, conv->oh, conv->ow, conv->kh, conv->kw, conv->c};
-    inputMap = AffineMap::get(6, 0, {n, h, w, c}, ctx);
-    colsMap = AffineMap::getMultiDimIdentityMap(6, ctx);
+    inputMap = AffineMap::get(
+        6, 0,
+        {n, spatial(oh, kh, conv->strideH, conv->dilationH),
+         spatial(ow, kw, conv->strideW, conv->dilationW), c},
+        ctx);
     colsGroups = {{0, 1, 2}, {3, 4, 5}};
     filterGroups = {{0, 1, 2}, {3}};
     outputGroups = {{0, 1, 2}, {3}};
   } else {
     // Loops (c, kh, kw, oh, ow); the batch is 1.
-    AffineExpr cc, khh, kww, ohh, oww;
-    bindDims(ctx, cc, khh, kww, ohh, oww);
+    AffineExpr c, kh, kw, oh, ow;
+    bindDims(ctx, c, kh, kw, oh, ow);
     colsShape = {conv->c, conv->kh, conv->kw, conv->oh, conv->ow};
-    inputMap = AffineMap::get(5, 0,
-                              {getAffineConstantExpr(0, ctx), cc,
-                               ohh * conv->strideH + khh * conv->dilationH,
-                               oww * conv->strideW + kww * conv->dilationW},
-                              ctx);
-    colsMap = AffineMap::getMultiDimIdentityMap(5, ctx);
+    inputMap = AffineMap::get(
+        5, 0,
+        {getAffineConstantExpr(0, ctx), c,
+         spatial(oh, kh, conv->strideH, conv->dilationH),
+         spatial(ow, kw, conv->strideW, conv->dilationW)},
+        ctx);
     colsGroups = {{0, 1, 2}, {3, 4}};
     filterGroups = {{0}, {1, 2, 3}};
     outputGroups = {{0, 1}, {2, 3}};
   }
+  AffineMap colsMap = AffineMap::getMultiDimIdentityMap(colsShape.size(), ctx);
   // A 1x1 window of stride 1 reads each input element once, in order: the
   // patches are the input itself, reshaped, and need no copy.
   auto inputShape = cast<ShapedType>(input.getType()).getShape();
@@ -135,10 +139,9 @@ tessel::rewriteConvAsIm2ColMatmul(RewriterBase &rewriter, linalg::LinalgOp op) {
                    inputShape[conv->channelsLast ? 2 : 3] == conv->ow;
   Value colsMatrix;
   if (pointwise) {
-    SmallVector<ReassociationIndices> groups =
-        conv->channelsLast ? SmallVector<ReassociationIndices>{{0, 1, 2}, {3}}
-                           : SmallVector<ReassociationIndices>{{0, 1}, {2, 3}};
-    colsMatrix = tensor::CollapseShapeOp::create(rewriter, loc, input, groups);
+    // The input has the output's layout: its spatial dims collapse alike.
+    colsMatrix =
+        tensor::CollapseShapeOp::create(rewriter, loc, input, outputGroups);
   } else {
     Value colsInit =
         tensor::EmptyOp::create(rewriter, loc, colsShape, inputElement);
