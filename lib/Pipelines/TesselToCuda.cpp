@@ -74,7 +74,9 @@ static std::string getLibdeviceToolkit(StringRef cudaPath) {
 static void addNvvmLowering(OpPassManager &pm,
                             const TesselToCudaOptions &options,
                             StringRef features) {
-  // Host and kernels: structured control flow and vectors to LLVM level.
+  // Host and kernels: structured control flow and vectors to LLVM level
+  // (bf16 mma.sync first: upstream's NVGPU conversion has no bf16 types).
+  pm.addPass(createTesselLowerBf16MmaSync());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());

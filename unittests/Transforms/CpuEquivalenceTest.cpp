@@ -867,9 +867,10 @@ protected:
   }
 };
 
-/// `%<name>`: the f32 argument `%<name>32` of `shape` rounded to f16 by an
-/// elementwise linalg.generic.
-std::string roundToHalf(StringRef name, ArrayRef<int64_t> shape) {
+/// `%<name>`: the f32 argument `%<name>32` of `shape` rounded to `half`
+/// (f16 or bf16) by an elementwise linalg.generic.
+std::string roundToHalf(StringRef name, ArrayRef<int64_t> shape,
+                        StringRef half = "f16") {
   std::string dims, type = "tensor<";
   SmallVector<std::string> iterators;
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -877,22 +878,22 @@ std::string roundToHalf(StringRef name, ArrayRef<int64_t> shape) {
     type += std::to_string(shape[d]) + "x";
     iterators.push_back("\"parallel\"");
   }
-  std::string f32 = type + "f32>", f16 = type + "f16>";
+  std::string f32 = type + "f32>", rounded = type + half.str() + ">";
   std::string map = "affine_map<(" + dims + ") -> (" + dims + ")>";
   return llvm::formatv(
       "  %{0}_init = tensor.empty() : {2}\n"
       "  %{0} = linalg.generic {{indexing_maps = [{3}, {3}], iterator_types = "
       "[{4}]} ins(%{0}32 : {1}) outs(%{0}_init : {2}) {{\n"
-      "  ^bb0(%x: f32, %o: f16):\n"
-      "    %t = arith.truncf %x : f32 to f16\n"
-      "    linalg.yield %t : f16\n"
+      "  ^bb0(%x: f32, %o: {5}):\n"
+      "    %t = arith.truncf %x : f32 to {5}\n"
+      "    linalg.yield %t : {5}\n"
       "  } -> {2}\n",
-      name, f32, f16, map, llvm::join(iterators, ", "))
+      name, f32, rounded, map, llvm::join(iterators, ", "), half)
       .str();
 }
 
-/// The tensor_core cases: f32 arguments rounded to f16, then the op; and
-/// an f32 (TF32) matmul.
+/// The tensor_core cases: f32 arguments rounded to f16, then the op; an f32
+/// (TF32) matmul; and a bf16 matmul reading B transposed.
 std::vector<std::string> getTensorCoreSources() {
   return {
       R"mlir(func.func @f(%a32: tensor<64x48xf32>, %b32: tensor<48x32xf32>) -> tensor<64x32xf32> {
@@ -920,6 +921,16 @@ std::vector<std::string> getTensorCoreSources() {
   %e = tensor.empty() : tensor<48x32xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x32xf32>) -> tensor<48x32xf32>
   %0 = linalg.matmul {test.target} ins(%a, %b : tensor<48x40xf32>, tensor<40x32xf32>) outs(%c : tensor<48x32xf32>) -> tensor<48x32xf32>
+  return %0 : tensor<48x32xf32>
+})mlir",
+      R"mlir(func.func @f(%a32: tensor<48x64xf32>, %b32: tensor<32x64xf32>) -> tensor<48x32xf32> {
+)mlir" + roundToHalf("a", {48, 64}, "bf16") +
+          roundToHalf("b", {32, 64}, "bf16") +
+          R"mlir(  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<48x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x32xf32>) -> tensor<48x32xf32>
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      {test.target} ins(%a, %b : tensor<48x64xbf16>, tensor<32x64xbf16>) outs(%c : tensor<48x32xf32>) -> tensor<48x32xf32>
   return %0 : tensor<48x32xf32>
 })mlir",
   };

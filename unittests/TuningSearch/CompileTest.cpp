@@ -314,6 +314,45 @@ func.func @f(%a: tensor<3x128x40xf32>, %b: tensor<3x40x96xf32>, %c: tensor<3x128
   }
 }
 
+// Every sampled tensor_core config of bf16 matmuls (the fill of the init in
+// the kernel; one reading B transposed) and batch matmuls compiles: PTX for
+// sm_90 with mma.sync in every kernel, cubins for sm_80 and sm_90 where
+// ptxas is there.
+TEST_F(CompileTest, SampledBf16ConfigsCompile) {
+  const char *matmul = R"mlir(
+func.func @f(%a: tensor<256x192xbf16>, %b: tensor<384x192xbf16>) -> tensor<256x384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x384xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+         ins(%a, %b : tensor<256x192xbf16>, tensor<384x192xbf16>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  return %0 : tensor<256x384xf32>
+})mlir";
+  const char *batchMatmul = R"mlir(
+func.func @f(%a: tensor<4x128x64xbf16>, %b: tensor<4x64x96xbf16>, %c: tensor<4x128x96xf32>) -> tensor<4x128x96xf32> {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<4x128x64xbf16>, tensor<4x64x96xbf16>) outs(%c : tensor<4x128x96xf32>) -> tensor<4x128x96xf32>
+  return %0 : tensor<4x128x96xf32>
+})mlir";
+  std::vector<std::string> pipelines = {"chip=sm_90 format=isa"};
+#if TESSEL_HAVE_PTXAS
+  pipelines.push_back("chip=sm_80 format=bin");
+  pipelines.push_back("chip=sm_90 format=bin");
+#endif
+  for (const std::string &pipeline : pipelines) {
+    for (const char *source : {matmul, batchMatmul}) {
+      compileSamples(source, 6, {}, /*maxStages=*/1, pipeline,
+                     SketchKind::TensorCore);
+      EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
+      EXPECT_EQ(compiled.size(), 6u);
+      if (StringRef(pipeline).ends_with("isa")) {
+        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync)) {
+          EXPECT_TRUE(mma) << str(config);
+        }
+      }
+    }
+  }
+}
+
 // A batch-1 fully connected layer: matvec, also as a cross-thread
 // reduction.
 TEST_F(CompileTest, SampledMatvecConfigsCompile) {

@@ -105,6 +105,30 @@ func.func @f(%a: tensor<128x24xf32>, %b: tensor<24x32xf32>, %c: tensor<128x32xf3
   EXPECT_EQ(generateSketches(op, 0, tf32).size(), 1u);
 }
 
+// bf16 matmuls accumulating in f32 get the tensor_core sketch (16x8x16
+// instructions); into bf16 they do not (the instruction accumulates in f32).
+TEST_F(SketchRulesTest, Bf16MatmulTriesTensorCoresIntoF32Only) {
+  constexpr const char *source = R"mlir(
+func.func @f(%a: tensor<128x32xbf16>, %b: tensor<32x64xbf16>, %c: tensor<128x64xf32>, %d: tensor<128x64xbf16>) -> (tensor<128x64xf32>, tensor<128x64xbf16>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<128x32xbf16>, tensor<32x64xbf16>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %1 = linalg.matmul ins(%a, %b : tensor<128x32xbf16>, tensor<32x64xbf16>) outs(%d : tensor<128x64xbf16>) -> tensor<128x64xbf16>
+  return %0, %1 : tensor<128x64xf32>, tensor<128x64xbf16>
+})mlir";
+  module = parse(source);
+  SmallVector<linalg::LinalgOp> ops;
+  module->walk([&](linalg::MatmulOp m) { ops.push_back(m); });
+  ASSERT_EQ(ops.size(), 2u);
+  std::vector<SketchAttr> intoF32 = generateSketches(ops[0], 0);
+  ASSERT_EQ(intoF32.size(), 2u);
+  EXPECT_EQ(intoF32[1].getKind(), SketchKind::TensorCore);
+  EXPECT_EQ(getMmaLevelExtents(ops[0]), (SmallVector<int64_t>{16, 8, 16}));
+  std::vector<SketchAttr> intoBf16 = generateSketches(ops[1], 0);
+  ASSERT_EQ(intoBf16.size(), 1u);
+  EXPECT_EQ(intoBf16[0].getKind(), SketchKind::MultiLevelTiling);
+  EXPECT_EQ(getTensorCoreBlocker(ops[1]),
+            "tensor_core accumulates bf16 products in f32");
+}
+
 TEST_F(SketchRulesTest, SkinnyMatmulAlsoTriesWithoutStaging) {
   constexpr const char *fc = R"mlir(
 func.func @f(%a: tensor<1x2048xf32>, %b: tensor<2048x1000xf32>, %c: tensor<1x1000xf32>) -> tensor<1x1000xf32> {

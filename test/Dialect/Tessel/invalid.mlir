@@ -215,7 +215,7 @@ func.func @stages_need_one_staging_loop(%x: tensor<1x16x10x10xf32>, %w: tensor<8
 // -----
 
 func.func @tensor_core_needs_f16(%a: tensor<64x64xf64>, %b: tensor<64x64xf64>, %c: tensor<64x64xf64>) -> tensor<64x64xf64> {
-  // expected-error @+1 {{tensor_core needs two f16 inputs (or two f32 inputs, computed in TF32)}}
+  // expected-error @+1 {{tensor_core needs two f16 or two bf16 inputs (or two f32 inputs, computed in TF32)}}
   %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
     ins(%a, %b : tensor<64x64xf64>, tensor<64x64xf64>) outs(%c : tensor<64x64xf64>) -> tensor<64x64xf64>
   return %0 : tensor<64x64xf64>
@@ -228,6 +228,24 @@ func.func @tensor_core_tf32_accumulates_f32(%a: tensor<64x64xf32>, %b: tensor<64
   %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
     ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf16>) -> tensor<64x64xf16>
   return %0 : tensor<64x64xf16>
+}
+
+// -----
+
+func.func @tensor_core_bf16_accumulates_f32(%a: tensor<64x64xbf16>, %b: tensor<64x64xbf16>, %c: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
+  // expected-error @+1 {{tensor_core accumulates bf16 products in f32}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
+    ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%c : tensor<64x64xbf16>) -> tensor<64x64xbf16>
+  return %0 : tensor<64x64xbf16>
+}
+
+// -----
+
+func.func @tensor_core_needs_one_input_type(%a: tensor<64x64xbf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{tensor_core needs two f16 or two bf16 inputs (or two f32 inputs, computed in TF32)}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>}
+    ins(%a, %b : tensor<64x64xbf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
 }
 
 // -----

@@ -83,13 +83,15 @@ std::string tessel::getTensorCoreBlocker(linalg::LinalgOp op) {
   Type a = getElementTypeOrSelf(op.getDpsInputOperand(0)->get().getType());
   Type b = getElementTypeOrSelf(op.getDpsInputOperand(1)->get().getType());
   Type c = getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
-  // bf16 waits for upstream: VectorToGPU has no bf16 mma.sync fragments.
   bool tf32 = a.isF32() && b.isF32();
-  if (!tf32 && (!a.isF16() || !b.isF16()))
-    return "tensor_core needs two f16 inputs (or two f32 inputs, computed "
-           "in TF32)";
+  bool bf16 = a.isBF16() && b.isBF16();
+  if (!tf32 && !bf16 && (!a.isF16() || !b.isF16()))
+    return "tensor_core needs two f16 or two bf16 inputs (or two f32 inputs, "
+           "computed in TF32)";
   if (tf32 && !c.isF32())
     return "tensor_core accumulates TF32 products in f32";
+  if (bf16 && !c.isF32())
+    return "tensor_core accumulates bf16 products in f32";
   if (!c.isF32() && !c.isF16())
     return "tensor_core accumulates f16 products in f32 or f16";
   // The body must multiply the (extended) inputs and add: a plain

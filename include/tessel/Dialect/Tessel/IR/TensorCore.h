@@ -7,8 +7,8 @@
 // A `tensor_core` sketch computes a matmul-like contraction with the
 // warp-level `mma.sync` instructions of sm_80 and newer (through upstream
 // NVGPU): each warp accumulates a grid of 16x8 output tiles in registers,
-// reading its operand tiles from shared memory with `ldmatrix`. f16 inputs
-// use m16n8k16; f32 inputs use m16n8k8 in TF32, which rounds the inputs to a
+// reading its operand tiles from shared memory with `ldmatrix`. f16 and bf16
+// inputs use m16n8k16; f32 inputs use m16n8k8 in TF32, which rounds the inputs to a
 // 10-bit mantissa and so is only compiled when the user allows it.
 // Which ops fit, and the fixed innermost (instruction) level of each loop,
 // are decided here for the verifier, the search space and the script writer.
@@ -42,9 +42,9 @@ FailureOr<MatmulLoops> getMatmulLoops(linalg::LinalgOp op,
 
 /// Empty when a tensor_core sketch fits `op`; otherwise why not. Fits: a
 /// matmul-like contraction (multiply-add body) of two f16 operands into f32
-/// or f16, or of two f32 operands into f32 (TF32), whose M, N and K extents
-/// are multiples of the instruction shape (16x8x16 for f16, 16x8x8 for
-/// TF32).
+/// or f16, of two bf16 operands into f32, or of two f32 operands into f32
+/// (TF32), whose M, N and K extents are multiples of the instruction shape
+/// (16x8x16 for f16 and bf16, 16x8x8 for TF32).
 std::string getTensorCoreBlocker(linalg::LinalgOp op);
 
 /// Whether a tensor_core schedule of `op` computes in TF32: its inputs are

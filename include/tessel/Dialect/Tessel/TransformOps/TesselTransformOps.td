@@ -114,7 +114,10 @@ def ConvertToMmaSyncOp : Op<Transform_Dialect,
 
     Contractions of f32 inputs become TF32 `mma.sync` (m16n8k8, inputs
     rounded to a 10-bit mantissa) only with `allow_tf32`; without it they
-    are a definite failure.
+    are a definite failure. Contractions of bf16 inputs are converted on
+    their staged tiles viewed as f16 (the same fragment layouts, which is
+    all upstream knows) and become bf16 `mma.sync` ops
+    (`tessel-lower-bf16-mma-sync` lowers them to NVVM).
   }];
   let arguments = (ins TransformHandleTypeInterface:$target,
                        UnitAttr:$allow_tf32);

@@ -89,6 +89,24 @@ def TesselLowerKernelVectors : Pass<"tessel-lower-kernel-vectors"> {
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def TesselLowerBf16MmaSync : Pass<"tessel-lower-bf16-mma-sync"> {
+  let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
+  let description = [{
+    Upstream's NVGPU-to-NVVM conversion deduces no PTX type for bf16
+    fragments. This pass lowers each bf16 `nvgpu.mma.sync` (accumulating in
+    f32) to `nvvm.mma.sync` with bf16 multiplicands: every row of an A or B
+    fragment (two bf16) is one 32-bit register, the accumulator's rows give
+    its four f32 values, and the result struct is packed back into the
+    fragment. Run before `convert-nvgpu-to-nvvm`; other `mma.sync` ops are
+    left to it.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def TesselEmitTransformScript : Pass<"tessel-emit-transform-script", "ModuleOp"> {
   let summary = "Write the schedules as an upstream transform script";
   let description = [{

@@ -28,6 +28,9 @@ namespace tessel {
 /// left over (the schedule would silently compute on CUDA cores). Contractions
 /// of f32 inputs become TF32 `mma.sync` only with `allowTf32`; without it
 /// they are an error, since TF32 rounds the inputs to a 10-bit mantissa.
+/// Contractions of bf16 inputs are converted on their staged tiles viewed as
+/// f16 (same fragment layouts) and become bf16 `mma.sync`, which
+/// `tessel-lower-bf16-mma-sync` lowers to NVVM.
 LogicalResult convertWarpContractionsToMmaSync(RewriterBase &rewriter,
                                                Operation *root,
                                                bool allowTf32 = false);
