@@ -336,4 +336,93 @@ TEST_F(EtoStrategyTest, TwoLevelInjective) {
   EXPECT_EQ(*count, 2);
 }
 
+/// An f16 matmul [m, k] x [k, n] into a zero-filled f32 init: it gets a
+/// tensor_core sketch.
+std::string getHalfMatmulSource(int64_t m, int64_t n, int64_t k) {
+  return llvm::formatv(
+      R"mlir(
+func.func @f(%a: tensor<{0}x{2}xf16>, %b: tensor<{2}x{1}xf16>) -> tensor<{0}x{1}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{0}x{1}xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<{0}x{2}xf16>, tensor<{2}x{1}xf16>) outs(%init : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
+  return %r : tensor<{0}x{1}xf32>
+})mlir",
+      m, n, k);
+}
+
+/// tensor_core reference programs: lanes by block count (block shapes in
+/// whole instructions), warp grids of fewest fragment loads, then the
+/// staging steps, unroll and vector widths of the best.
+TEST_F(EtoStrategyTest, TensorCore) {
+  TuningTask beta = extract(getHalfMatmulSource(512, 384, 256));
+  TuningTask alpha = extract(getHalfMatmulSource(1024, 384, 256));
+  SketchAttr sketch;
+  for (SketchAttr candidate : beta.sketches)
+    if (candidate.getKind() == SketchKind::TensorCore)
+      sketch = candidate;
+  ASSERT_TRUE(sketch);
+  // 12 blocks of 128x128, 2x2 warps of 64x64, K staged 32 at a time.
+  ReferenceProgram reference{
+      &beta, sketch,
+      getConfig({{4, 2, 4, 16}, {3, 2, 8, 8}, {8, 2, 16}}, 64, {8, 8})};
+  TaskSearchState state = TaskSearchState::create(alpha, device, 1);
+  EtoStrategy strategy(EtoOptions(), reference);
+  // Faster with more mma tiles per warp (fragment reuse), then more warps.
+  std::vector<Candidate> measured =
+      run(strategy, state, [](const Candidate &candidate) {
+        ArrayRef<int64_t> m = candidate.config.getLoopTiles(0);
+        ArrayRef<int64_t> n = candidate.config.getLoopTiles(1);
+        return 100.0 * m[2] * n[2] + m[1] * n[1];
+      });
+  ASSERT_FALSE(measured.empty());
+  for (const Candidate &candidate : measured) {
+    EXPECT_EQ(candidate.sketch.getKind(), SketchKind::TensorCore);
+    SmallVector<SmallVector<int64_t>> tiles = getTiles(candidate);
+    EXPECT_EQ(tiles[0].back(), 16);
+    EXPECT_EQ(tiles[1].back(), 8);
+    EXPECT_EQ(tiles[2].back(), 16);
+  }
+  // Alpha has twice beta's work: lanes of 12, 16 and 24 blocks (GetBShape
+  // in whole instructions: 256x128, 128x192, 128x128).
+  EXPECT_EQ(strategy.getBlockCounts(), (SmallVector<int64_t>{12, 16, 24}));
+  // Round 1 of 12 blocks: 4 warps would hold 64 mma tiles each, more
+  // registers than check() allows; of the 8-warp grids, 2x4 (8x4 mma tiles
+  // per warp) loads the fewest fragments (8 x (8 + 4)). K is staged 16 at
+  // a time: 6144 shared elements per block, the closest to beta's 8192.
+  // Beta's unroll, 1-wide loads.
+  EXPECT_EQ(measured[0].config,
+            getConfig({{4, 2, 8, 16}, {3, 4, 4, 8}, {16, 1, 16}}, 64, {1, 1}));
+  // Round 2 of that lane: K staged 32 at a time (12288 elements).
+  auto wasMeasured = [&](ConfigAttr config) {
+    return llvm::any_of(measured, [&](const Candidate &candidate) {
+      return candidate.config == config;
+    });
+  };
+  EXPECT_TRUE(wasMeasured(
+      getConfig({{4, 2, 8, 16}, {3, 4, 4, 8}, {8, 2, 16}}, 64, {1, 1})));
+  // Rounds 3 and 4 of the lane's best: every other unroll value (no
+  // pruning by CUDA-core unroll effects) and every other width of each
+  // staged input.
+  for (int64_t unroll : {0, 16, 512, 1024})
+    EXPECT_TRUE(wasMeasured(getConfig(
+        {{4, 2, 8, 16}, {3, 4, 4, 8}, {16, 1, 16}}, unroll, {1, 1})))
+        << unroll;
+  for (int64_t width : {2, 4, 8}) {
+    EXPECT_TRUE(wasMeasured(getConfig(
+        {{4, 2, 8, 16}, {3, 4, 4, 8}, {16, 1, 16}}, 64, {width, 1})));
+    EXPECT_TRUE(wasMeasured(getConfig(
+        {{4, 2, 8, 16}, {3, 4, 4, 8}, {16, 1, 16}}, 64, {1, width})));
+  }
+  // With every candidate at the same speed, the estimator's count.
+  llvm::Expected<int64_t> count =
+      countEtoTrials(alpha, reference, device, EtoOptions());
+  ASSERT_TRUE(static_cast<bool>(count)) << llvm::toString(count.takeError());
+  TaskSearchState flat = TaskSearchState::create(alpha, device, 1);
+  EtoStrategy again(EtoOptions(), reference);
+  EXPECT_EQ(static_cast<int64_t>(
+                run(again, flat, [](const Candidate &) { return 1.0; }).size()),
+            *count);
+}
+
 } // namespace

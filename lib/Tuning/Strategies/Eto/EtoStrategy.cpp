@@ -5,10 +5,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Strategies/Eto/EtoStrategy.h"
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <functional>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -118,21 +121,26 @@ llvm::Error EtoStrategy::prepare(TaskSearchState &state) {
   }
 
   switch (sketch.getKind()) {
-  case SketchKind::MultiLevelTiling: {
+  case SketchKind::MultiLevelTiling:
+  // Tensor cores: block and fetch shapes as for multi-level tiling, in
+  // whole instructions; warps instead of thread shapes (generateWarps).
+  case SketchKind::TensorCore: {
     llvm::Expected<ShapeCostModel> costs = ShapeCostModel::get(*space, options);
     if (!costs)
       return fail("eto: " + llvm::toString(costs.takeError()));
     model.emplace(std::move(*costs));
     if (sharedThreadShapes)
       model->shareThreadShapes(sharedThreadShapes);
-    llvm::Expected<ReuseShapes> shapes =
-        getReuseShapes(*betaSpace, reference.config);
-    if (!shapes)
-      return fail("eto: " + llvm::toString(shapes.takeError()));
-    betaShapes = std::move(*shapes);
-    betaRegisters =
-        estimateUnrolledRegisters(*betaSpace, getTileVectors(reference.config),
-                                  reference.config.getUnroll());
+    if (sketch.getKind() == SketchKind::MultiLevelTiling) {
+      llvm::Expected<ReuseShapes> shapes =
+          getReuseShapes(*betaSpace, reference.config);
+      if (!shapes)
+        return fail("eto: " + llvm::toString(shapes.takeError()));
+      betaShapes = std::move(*shapes);
+      betaRegisters = estimateUnrolledRegisters(
+          *betaSpace, getTileVectors(reference.config),
+          reference.config.getUnroll());
+    }
     for (int64_t blocks : model->getBlockCounts()) {
       if (!ranges.blocks.contains(blocks))
         continue;
@@ -148,8 +156,6 @@ llvm::Error EtoStrategy::prepare(TaskSearchState &state) {
   }
   case SketchKind::CrossThreadReduction:
   case SketchKind::TwoLevelInjective:
-  // No reuse shapes for tensor cores yet: one lane, like the others.
-  case SketchKind::TensorCore:
     lanes.emplace_back();
     return llvm::Error::success();
   }
@@ -166,7 +172,7 @@ SmallVector<int64_t> EtoStrategy::getBlockCounts() const {
 
 int64_t EtoStrategy::getDefaultUnroll(LoopTiles tiles) const {
   int64_t betaUnroll = reference.config.getUnroll();
-  if (!model)
+  if (!model || isTensorCore())
     return betaUnroll;
   std::optional<int64_t> best;
   int64_t bestDistance = 0;
@@ -281,10 +287,13 @@ std::vector<Candidate> EtoStrategy::generateUnroll(Lane &lane) {
   SmallVector<SmallVector<int64_t>> tiles = getTileVectors(config);
   std::set<int64_t> effects = {
       getUnrollEffect(*space, tiles, config.getUnroll())};
+  // Unroll effects count CUDA-core register loops: tensor_core searches try
+  // every other value.
+  bool prune = options.pruneUnroll && !isTensorCore();
   for (int64_t unroll : kUnrollValues) {
     if (unroll == config.getUnroll())
       continue;
-    if (options.pruneUnroll &&
+    if (prune &&
         !effects.insert(getUnrollEffect(*space, tiles, unroll)).second)
       continue;
     if (std::optional<Candidate> candidate =
@@ -339,15 +348,132 @@ std::vector<Candidate> EtoStrategy::generateVector(Lane &lane) {
   return candidates;
 }
 
+SmallVector<SmallVector<int64_t>>
+EtoStrategy::buildTensorCoreTiles(ArrayRef<int64_t> blockShape,
+                                  ArrayRef<int64_t> warps,
+                                  ArrayRef<int64_t> fetchShape) const {
+  const LoopNest &nest = space->getLoopNest();
+  SmallVector<int64_t> instruction = getMmaLevelExtents(space->getOp());
+  SmallVector<SmallVector<int64_t>> tiles;
+  unsigned spaceIndex = 0, reductionIndex = 0;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    int64_t extent = nest.extents[loop], unit = instruction[loop];
+    if (nest.isReduction[loop]) {
+      int64_t fetches = fetchShape[reductionIndex++];
+      tiles.push_back({fetches, extent / (fetches * unit), unit});
+      continue;
+    }
+    int64_t block = blockShape[spaceIndex];
+    int64_t warp = warps[spaceIndex++];
+    tiles.push_back({extent / block, warp, block / (warp * unit), unit});
+  }
+  return tiles;
+}
+
+std::vector<Candidate> EtoStrategy::generateWarps(Lane &lane) {
+  std::vector<Candidate> candidates;
+  const LoopNest &nest = space->getLoopNest();
+  linalg::LinalgOp op = space->getOp();
+  SmallVector<int64_t> instruction = getMmaLevelExtents(op);
+  int64_t target = betaFeatures.sharedElements / betaFeatures.blocks;
+  SmallVector<int64_t> fetchShape = model->getFetchShape(
+      lane.blockShape, target, model->getLargestReductionLoop());
+  SmallVector<unsigned> spaceLoops;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    if (!nest.isReduction[loop])
+      spaceLoops.push_back(loop);
+  // The fragments the warps of a block load per mma step: per warp and
+  // staged input, the instruction tiles its mma tiles read.
+  SmallVector<FootprintFunction> inputs;
+  for (int64_t input : space->getSketch().getShared())
+    inputs.emplace_back(
+        op.getMatchingIndexingMap(op.getDpsInputOperand(input)));
+  auto fragmentLoads = [&](ArrayRef<int64_t> warps) {
+    SmallVector<int64_t> mmaTiles(nest.size(), 1);
+    int64_t count = 1;
+    for (auto [index, loop] : llvm::enumerate(spaceLoops)) {
+      mmaTiles[loop] =
+          lane.blockShape[index] / (warps[index] * instruction[loop]);
+      count *= warps[index];
+    }
+    int64_t loads = 0;
+    for (const FootprintFunction &footprint : inputs)
+      loads += footprint.getElements(mmaTiles);
+    return count * loads;
+  };
+  // Every warp grid (divisors of the block's instructions per space loop)
+  // within the device's threads per block, by warp count.
+  int64_t maxWarps = space->getDevice().maxThreadsPerBlock / kWarpSize;
+  std::map<int64_t, SmallVector<SmallVector<int64_t>>> grids;
+  SmallVector<int64_t> grid(spaceLoops.size(), 1);
+  std::function<void(unsigned, int64_t)> visit = [&](unsigned index,
+                                                     int64_t warps) {
+    if (index == spaceLoops.size()) {
+      grids[warps].push_back(grid);
+      return;
+    }
+    unsigned loop = spaceLoops[index];
+    for (int64_t count :
+         getDivisors(lane.blockShape[index] / instruction[loop])) {
+      if (warps * count > maxWarps)
+        break;
+      grid[index] = count;
+      visit(index + 1, warps * count);
+    }
+  };
+  visit(0, 1);
+  for (auto &[warps, shapes] : grids) {
+    if (!ranges.threads.contains(lane.blocks * warps * kWarpSize))
+      continue;
+    // Fewest fragment loads first (the most reuse of fragments in
+    // registers), the enumeration order on ties; the first check() accepts.
+    llvm::stable_sort(shapes, [&](ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+      return fragmentLoads(a) < fragmentLoads(b);
+    });
+    for (ArrayRef<int64_t> shape : shapes) {
+      if (std::optional<Candidate> candidate = makeCandidate(
+              buildTensorCoreTiles(lane.blockShape, shape, fetchShape))) {
+        candidates.push_back(std::move(*candidate));
+        break;
+      }
+    }
+  }
+  return candidates;
+}
+
+std::vector<Candidate> EtoStrategy::generateTensorCoreFetch(Lane &lane) {
+  std::vector<Candidate> candidates;
+  ConfigAttr config = lane.best->config;
+  const LoopNest &nest = space->getLoopNest();
+  SmallVector<int64_t> warps, fetchShape;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    ArrayRef<int64_t> tiles = config.getLoopTiles(loop);
+    if (nest.isReduction[loop])
+      fetchShape.push_back(tiles.front());
+    else
+      warps.push_back(tiles[1]);
+  }
+  for (const SmallVector<int64_t> &shape : model->getFetchShapes()) {
+    if (shape == fetchShape)
+      continue;
+    int64_t shared =
+        lane.blocks * model->getSharedElements(lane.blockShape, shape);
+    if (!ranges.sharedElements.contains(shared))
+      continue;
+    if (std::optional<Candidate> candidate =
+            makeCandidate(buildTensorCoreTiles(lane.blockShape, warps, shape),
+                          config.getUnroll(), config.getVector()))
+      candidates.push_back(std::move(*candidate));
+  }
+  return candidates;
+}
+
 std::vector<Candidate> EtoStrategy::generateSimplified() {
   std::vector<Candidate> candidates;
   const LoopNest &nest = space->getLoopNest();
   SketchAttr sketch = space->getSketch();
   int64_t unroll = reference.config.getUnroll();
   int64_t maxThreads = space->getDevice().maxThreadsPerBlock;
-  // No simplified variant of tensor cores yet (docs/Eto.md).
-  if (sketch.getKind() == SketchKind::TensorCore)
-    return candidates;
   if (sketch.getKind() == SketchKind::CrossThreadReduction) {
     // One block per output; the threads of the last reduction loop are
     // searched in the thread range, else the count nearest beta's threads
@@ -429,9 +555,12 @@ std::vector<Candidate> EtoStrategy::generateSimplified() {
 std::vector<Candidate> EtoStrategy::generate(Lane &lane) {
   switch (lane.round) {
   case Round::Threads:
-    return model ? generateThreads(lane) : generateSimplified();
+    if (!model)
+      return generateSimplified();
+    return isTensorCore() ? generateWarps(lane) : generateThreads(lane);
   case Round::Fetch:
-    return generateFetch(lane);
+    return isTensorCore() ? generateTensorCoreFetch(lane)
+                          : generateFetch(lane);
   case Round::Unroll:
     return generateUnroll(lane);
   case Round::Vector:

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Strategies/Eto/ShapeCosts.h"
+#include "tessel/Dialect/Tessel/IR/TensorCore.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -49,11 +50,17 @@ static int64_t product(ArrayRef<int64_t> values) {
 llvm::Expected<ShapeCostModel> ShapeCostModel::get(const SearchSpace &space,
                                                    const EtoOptions &options) {
   SketchAttr sketch = space.getSketch();
-  if (sketch.getKind() != SketchKind::MultiLevelTiling ||
-      sketch.getNumSpaceLevels() != 5 || sketch.getNumReductionLevels() != 3)
+  bool multiLevel = sketch.getKind() == SketchKind::MultiLevelTiling &&
+                    sketch.getNumSpaceLevels() == 5 &&
+                    sketch.getNumReductionLevels() == 3;
+  bool tensorCore = sketch.getKind() == SketchKind::TensorCore &&
+                    sketch.getNumSpaceLevels() == 4 &&
+                    sketch.getNumReductionLevels() == 3;
+  if (!multiLevel && !tensorCore)
     return llvm::createStringError(
         llvm::formatv("the shape cost models need a multi_level_tiling "
-                      "\"SSSRRSRS\" sketch, not {0} \"{1}\"",
+                      "\"SSSRRSRS\" or tensor_core \"SSRRSSR\" sketch, not "
+                      "{0} \"{1}\"",
                       stringifySketchKind(sketch.getKind()),
                       sketch.getStructure())
             .str());
@@ -64,6 +71,8 @@ llvm::Expected<ShapeCostModel> ShapeCostModel::get(const SearchSpace &space,
             .str());
   ShapeCostModel model(space, options);
   const LoopNest &nest = space.getLoopNest();
+  model.granules = tensorCore ? getMmaLevelExtents(space.getOp())
+                              : SmallVector<int64_t>(nest.size(), 1);
   for (unsigned loop = 0; loop < nest.size(); ++loop)
     (nest.isReduction[loop] ? model.reductionLoops : model.spaceLoops)
         .push_back(loop);
@@ -93,6 +102,10 @@ llvm::Expected<ShapeCostModel> ShapeCostModel::get(const SearchSpace &space,
                               getElementBytes(operand->get())});
   }
   return model;
+}
+
+int64_t ShapeCostModel::getUnits(unsigned loop) const {
+  return space->getLoopNest().extents[loop] / granules[loop];
 }
 
 SmallVector<int64_t>
@@ -145,7 +158,7 @@ SmallVector<int64_t> ShapeCostModel::getBlockCounts() const {
   for (unsigned loop : spaceLoops) {
     std::set<int64_t> next;
     for (int64_t count : counts)
-      for (int64_t divisor : getDivisors(space->getLoopNest().extents[loop]))
+      for (int64_t divisor : getDivisors(getUnits(loop)))
         next.insert(count * divisor);
     counts = std::move(next);
   }
@@ -176,7 +189,7 @@ ShapeCostModel::getBlockShape(int64_t blocks) const {
     }
     int64_t extent = nest.extents[spaceLoops[index]];
     // Larger block extents (fewer blocks along the loop) first.
-    for (int64_t count : getDivisors(extent)) {
+    for (int64_t count : getDivisors(getUnits(spaceLoops[index]))) {
       if (left % count != 0)
         continue;
       shape[index] = extent / count;
@@ -205,7 +218,7 @@ SmallVector<SmallVector<int64_t>> ShapeCostModel::getFetchShapes() const {
   SmallVector<SmallVector<int64_t>> shapes;
   shapes.emplace_back(reductionLoops.size(), 1);
   for (auto [index, loop] : llvm::enumerate(reductionLoops)) {
-    for (int64_t fetches : getDivisors(space->getLoopNest().extents[loop])) {
+    for (int64_t fetches : getDivisors(getUnits(loop))) {
       if (fetches == 1)
         continue;
       SmallVector<int64_t> shape(reductionLoops.size(), 1);
@@ -239,8 +252,7 @@ SmallVector<int64_t> ShapeCostModel::getFetchShape(ArrayRef<int64_t> blockShape,
   double bestDistance = 0;
   int64_t bestElements = 0;
   bool bestFits = false;
-  int64_t extent = space->getLoopNest().extents[reductionLoops[fetchLoop]];
-  for (int64_t fetches : getDivisors(extent)) {
+  for (int64_t fetches : getDivisors(getUnits(reductionLoops[fetchLoop]))) {
     SmallVector<int64_t> shape(reductionLoops.size(), 1);
     shape[fetchLoop] = fetches;
     int64_t elements = getSharedElements(blockShape, shape);

@@ -80,11 +80,12 @@ public:
   /// The ranges of alpha's features (after prepare()).
   const FeatureRanges &getRanges() const { return ranges; }
   /// The block counts of the search, increasing (after prepare();
-  /// multi_level_tiling only).
+  /// multi_level_tiling and tensor_core only).
   SmallVector<int64_t> getBlockCounts() const;
   /// The default unroll of a config of alpha with `tiles`: the value whose
   /// estimateUnrolledRegisters is closest to beta's; on ties beta's value,
-  /// else the largest.
+  /// else the largest. Beta's value for the other sketches (tensor_core
+  /// included: the estimate is of CUDA-core register tiles).
   int64_t getDefaultUnroll(LoopTiles tiles) const;
 
 private:
@@ -124,6 +125,19 @@ private:
   std::vector<Candidate> generateVector(Lane &lane);
   std::vector<Candidate> generateStages(Lane &lane);
   std::vector<Candidate> generateSimplified();
+  /// Rounds 1 and 2 of tensor_core searches (docs/Eto.md).
+  std::vector<Candidate> generateWarps(Lane &lane);
+  std::vector<Candidate> generateTensorCoreFetch(Lane &lane);
+  /// The tensor_core tiles of blocks of `blockShape` (per space loop),
+  /// `warps` warps per space loop and `fetchShape` staging steps per
+  /// reduction loop; the rest of each loop is mma tiles (mma steps along
+  /// the reduction) above the instruction.
+  SmallVector<SmallVector<int64_t>>
+  buildTensorCoreTiles(ArrayRef<int64_t> blockShape, ArrayRef<int64_t> warps,
+                       ArrayRef<int64_t> fetchShape) const;
+  bool isTensorCore() const {
+    return space->getSketch().getKind() == SketchKind::TensorCore;
+  }
   /// The candidate with `tiles`, the default unroll and 1-wide loads, when
   /// check() accepts it.
   std::optional<Candidate> makeCandidate(ArrayRef<SmallVector<int64_t>> tiles,

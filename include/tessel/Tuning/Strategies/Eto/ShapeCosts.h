@@ -47,14 +47,17 @@ struct ThreadShape {
 using ThreadShapeCache =
     std::map<std::vector<int64_t>, std::optional<ThreadShape>>;
 
-/// The cost models of one multi_level_tiling space. Block, thread and fetch
-/// shapes are per space loop (block, thread) or per reduction loop (fetch),
-/// in loop order. The model reads the operands staged in shared memory, or
-/// every input when the sketch stages none.
+/// The cost models of one multi_level_tiling or tensor_core space. Block,
+/// thread and fetch shapes are per space loop (block, thread) or per
+/// reduction loop (fetch), in loop order. The model reads the operands
+/// staged in shared memory, or every input when the sketch stages none. A
+/// tensor_core space takes its block and fetch shapes in whole instructions
+/// (its loop extents divided by the instruction's, getMmaLevelExtents); its
+/// thread shapes are warps, chosen by EtoStrategy, not by GetTShape.
 class ShapeCostModel {
 public:
   /// The model of `space`, which must outlive it; fails unless its sketch
-  /// is a multi_level_tiling "SSSRRSRS".
+  /// is a multi_level_tiling "SSSRRSRS" or a tensor_core "SSRRSSR".
   static llvm::Expected<ShapeCostModel> get(const SearchSpace &space,
                                             const EtoOptions &options);
 
@@ -81,7 +84,7 @@ public:
                             ArrayRef<int64_t> fetchShape) const;
 
   /// Every block count some block shape gives (products of divisors of the
-  /// space extents), increasing.
+  /// space extents, in instructions for tensor cores), increasing.
   SmallVector<int64_t> getBlockCounts() const;
 
   /// GetBShape: among block shapes whose extents divide the space extents
@@ -145,6 +148,9 @@ private:
                                                ArrayRef<int64_t> blockShape,
                                                ArrayRef<int64_t> fetchShape) const;
 
+  /// The extent of `loop` in units of its granule (one instruction for
+  /// tensor cores, one element otherwise): block and fetch counts divide it.
+  int64_t getUnits(unsigned loop) const;
   /// The loop tile of a block: `blockShape` on space loops, the reduction
   /// extents divided by `fetchShape` (the whole extents when empty).
   SmallVector<int64_t> getLoopTile(ArrayRef<int64_t> blockShape,
@@ -155,6 +161,8 @@ private:
   SmallVector<Operand> operands;
   SmallVector<unsigned> spaceLoops;
   SmallVector<unsigned> reductionLoops;
+  /// Per loop, the extent that block and fetch shapes are multiples of.
+  SmallVector<int64_t> granules;
   std::shared_ptr<ThreadShapeCache> threadShapes =
       std::make_shared<ThreadShapeCache>();
 };
