@@ -1039,6 +1039,8 @@ struct FusedChain {
   const char *name;
   const char *source;
   int kernels;
+  /// A type the fused module must hold (a padded extent), if any.
+  const char *fusedType = nullptr;
 };
 
 const FusedChain kFusedChains[] = {
@@ -1235,7 +1237,35 @@ func.func @f(%a: tensor<1031x24xf32>, %w: tensor<24x40xf32>, %bias: tensor<40xf3
   } -> tensor<1031x40xf32>
   return %r : tensor<1031x40xf32>
 })mlir",
-     2},
+     2, "tensor<1152x40xf32>"},
+    // A batch matmul with a prime N (1031): padded to 1152 like the matmul
+    // above; the function returns the slice of the padded result.
+    {"prime_batch_matmul", R"mlir(
+func.func @f(%a: tensor<2x16x24xf32>, %b: tensor<2x24x1031xf32>) -> tensor<2x16x1031xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x1031xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x1031xf32>) -> tensor<2x16x1031xf32>
+  %m = linalg.batch_matmul ins(%a, %b : tensor<2x16x24xf32>, tensor<2x24x1031xf32>) outs(%init : tensor<2x16x1031xf32>) -> tensor<2x16x1031xf32>
+  return %m : tensor<2x16x1031xf32>
+})mlir",
+     1, "tensor<2x24x1152xf32>"},
+    // A contraction generic reading B transposed, with a prime K (1033): K
+    // is padded with zeros on both inputs, which adds nothing to the sums.
+    {"prime_k_transposed_contraction", R"mlir(
+func.func @f(%a: tensor<8x1033xf32>, %b: tensor<12x1033xf32>) -> tensor<8x12xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x12xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<8x12xf32>) -> tensor<8x12xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<8x1033xf32>, tensor<12x1033xf32>) outs(%init : tensor<8x12xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x12xf32>
+  return %m : tensor<8x12xf32>
+})mlir",
+     1, "tensor<12x1152xf32>"},
 };
 
 class FusedChainTest : public ::testing::TestWithParam<FusedChain>,
@@ -1282,6 +1312,8 @@ TEST_P(FusedChainTest, FusedKernelsMatchTheUnfusedChain) {
       ++kernels;
   });
   EXPECT_EQ(kernels, chain.kernels) << once;
+  if (chain.fusedType)
+    EXPECT_TRUE(StringRef(once).contains(chain.fusedType)) << once;
 
   PassManager pm(&context);
   TesselMaterializeOptions materialize;
