@@ -1,0 +1,59 @@
+//===- Dataset.cpp - Fasor's labelled schedules ---------------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Strategies/Fasor/Dataset.h"
+
+#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/Strategies/Fasor/BoundScores.h"
+#include "tessel/Tuning/Strategies/Fasor/ScheduleTokens.h"
+#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
+#include "tessel/Tuning/Tuner/Strategy.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+using namespace mlir::tessel::fasor;
+
+llvm::Expected<std::vector<LabeledSchedule>>
+mlir::tessel::fasor::buildSimulatedDataset(std::vector<TuningTask> &tasks,
+                                           const DeviceDescription &device,
+                                           const DatasetOptions &options) {
+  std::vector<LabeledSchedule> dataset;
+  // Noise-free: the labels are the model's prediction, not a draw.
+  SimulatedMeasurer measurer(device, options.seed, /*noiseStddev=*/0);
+  for (auto [index, task] : llvm::enumerate(tasks)) {
+    TaskSearchState state =
+        TaskSearchState::create(task, device, options.seed + index);
+    if (state.spaces.empty())
+      continue;
+    for (const Candidate &candidate :
+         sampleUnseen(state, options.schedulesPerTask)) {
+      FailureOr<MeasureCandidate> timed =
+          buildAnalyticCandidate(state, candidate);
+      if (failed(timed))
+        continue;
+      SimulatedEstimate estimate = measurer.estimate(*timed);
+      if (estimate.status != MeasureStatus::Ok || !(estimate.totalUs > 0))
+        continue;
+      llvm::Expected<Tokens> tokens =
+          encodeSchedule(state.spaces[candidate.space].getOp(),
+                         state.consumers, candidate.sketch, candidate.config,
+                         device);
+      if (!tokens)
+        return tokens.takeError();
+      BoundScores scores =
+          getBoundScores(timed->facts, estimate.totalUs, device);
+      LabeledSchedule labeled;
+      labeled.workloadKey = task.workloadKey;
+      labeled.opKind = task.opKind;
+      labeled.schedule = candidate.getKey();
+      labeled.sample.tokens = std::move(*tokens);
+      labeled.sample.label = {estimate.totalUs, scores.memoryBound,
+                              scores.computeBound};
+      dataset.push_back(std::move(labeled));
+    }
+  }
+  return dataset;
+}
