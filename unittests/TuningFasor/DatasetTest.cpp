@@ -7,6 +7,7 @@
 #include "tessel/Tuning/Strategies/Fasor/Dataset.h"
 
 #include "tessel/InitAllDialects.h"
+#include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
 #include "tessel/Tuning/Strategies/Fasor/ScheduleTokens.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -102,6 +103,26 @@ TEST_F(DatasetTest, LabelsAndTokens) {
     EXPECT_EQ(a.schedule, b.schedule);
     EXPECT_EQ(a.sample.label.latencyUs, b.sample.label.latencyUs);
   }
+}
+
+/// Random operators parse, make tasks of the three kinds, and are the same
+/// for the same seed.
+TEST_F(DatasetTest, RandomTasks) {
+  std::string source = makeRandomTaskModule(12, 5);
+  EXPECT_EQ(source, makeRandomTaskModule(12, 5));
+  EXPECT_NE(source, makeRandomTaskModule(12, 6));
+  OwningOpRef<ModuleOp> random = parseSourceString<ModuleOp>(source, &context);
+  ASSERT_TRUE(random);
+  llvm::Expected<std::vector<TuningTask>> tasks =
+      extractTasks(*random, &context);
+  ASSERT_TRUE(static_cast<bool>(tasks)) << llvm::toString(tasks.takeError());
+  std::set<std::string> kinds;
+  for (const TuningTask &task : *tasks)
+    kinds.insert(task.opKind);
+  EXPECT_EQ(kinds, (std::set<std::string>{"conv_2d_nchw_fchw",
+                                          "depthwise_conv_2d_nchw_chw",
+                                          "matmul"}));
+  EXPECT_GE(tasks->size(), 10u);
 }
 
 } // namespace
