@@ -336,27 +336,12 @@ TEST_F(EtoStrategyTest, TwoLevelInjective) {
   EXPECT_EQ(*count, 2);
 }
 
-/// An f16 matmul [m, k] x [k, n] into a zero-filled f32 init: it gets a
-/// tensor_core sketch.
-std::string getHalfMatmulSource(int64_t m, int64_t n, int64_t k) {
-  return llvm::formatv(
-      R"mlir(
-func.func @f(%a: tensor<{0}x{2}xf16>, %b: tensor<{2}x{1}xf16>) -> tensor<{0}x{1}xf32> {{
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<{0}x{1}xf32>
-  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<{0}x{2}xf16>, tensor<{2}x{1}xf16>) outs(%init : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
-  return %r : tensor<{0}x{1}xf32>
-})mlir",
-      m, n, k);
-}
-
 /// tensor_core reference programs: lanes by block count (block shapes in
 /// whole instructions), warp grids of fewest fragment loads, then the
 /// staging steps, unroll and vector widths of the best.
 TEST_F(EtoStrategyTest, TensorCore) {
-  TuningTask beta = extract(getHalfMatmulSource(512, 384, 256));
-  TuningTask alpha = extract(getHalfMatmulSource(1024, 384, 256));
+  TuningTask beta = extract(getMatmulSource(512, 384, 256, "f16"));
+  TuningTask alpha = extract(getMatmulSource(1024, 384, 256, "f16"));
   SketchAttr sketch;
   for (SketchAttr candidate : beta.sketches)
     if (candidate.getKind() == SketchKind::TensorCore)

@@ -43,18 +43,20 @@ func.func @f(%x: tensor<{0}x{1}x{2}x{3}xf32>, %w: tensor<{4}x{1}x{5}x{6}xf32>)
       n, c, h, w, f, kh, kw, oh, ow);
 }
 
-/// A matmul [m, k] x [k, n] with a zero-filled init.
-inline std::string getMatmulSource(int64_t m, int64_t n, int64_t k) {
+/// A matmul [m, k] x [k, n] with inputs of `inputType` into a zero-filled
+/// f32 init (f16 inputs get a tensor_core sketch).
+inline std::string getMatmulSource(int64_t m, int64_t n, int64_t k,
+                                   llvm::StringRef inputType = "f32") {
   return llvm::formatv(
       R"mlir(
-func.func @f(%a: tensor<{0}x{2}xf32>, %b: tensor<{2}x{1}xf32>) -> tensor<{0}x{1}xf32> {{
+func.func @f(%a: tensor<{0}x{2}x{3}>, %b: tensor<{2}x{1}x{3}>) -> tensor<{0}x{1}xf32> {{
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<{0}x{1}xf32>
   %init = linalg.fill ins(%zero : f32) outs(%e : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<{0}x{2}xf32>, tensor<{2}x{1}xf32>) outs(%init : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<{0}x{2}x{3}>, tensor<{2}x{1}x{3}>) outs(%init : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
   return %r : tensor<{0}x{1}xf32>
 })mlir",
-      m, n, k);
+      m, n, k, inputType);
 }
 
 /// An elementwise ReLU on a [m, n] tensor.

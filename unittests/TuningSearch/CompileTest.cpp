@@ -93,6 +93,43 @@ protected:
       }
     }
   }
+
+  /// Compiles 6 sampled tensor_core configs of each of `sources`: PTX for
+  /// sm_90 with mma.sync in every kernel, and cubins for each chip of
+  /// `cubinChips` where ptxas is there; `extraOptions` go to tessel-to-cuda.
+  /// Every config's instruction K is `instructionK`.
+  void compileTensorCoreSamples(ArrayRef<const char *> sources,
+                                const TaskExtractionOptions &extraction,
+                                StringRef extraOptions,
+                                ArrayRef<StringRef> cubinChips,
+                                int64_t instructionK = 16) {
+    std::vector<std::string> pipelines = {"chip=sm_90 format=isa" +
+                                          extraOptions.str()};
+#if TESSEL_HAVE_PTXAS
+    for (StringRef chip : cubinChips)
+      pipelines.push_back("chip=" + chip.str() + " format=bin" +
+                          extraOptions.str());
+#endif
+    for (const std::string &pipeline : pipelines) {
+      for (const char *source : sources) {
+        compileSamples(source, 6, extraction, /*maxStages=*/1, pipeline,
+                       SketchKind::TensorCore);
+        EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
+        EXPECT_EQ(compiled.size(), 6u) << pipeline;
+        for (ConfigAttr config : compiled) {
+          EXPECT_EQ(config.getLoopTiles(config.getNumLoops() - 1).back(),
+                    instructionK)
+              << str(config);
+        }
+        // Cubins hold no PTX text to look at.
+        if (!StringRef(pipeline).contains("format=isa"))
+          continue;
+        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync)) {
+          EXPECT_TRUE(mma) << str(config);
+        }
+      }
+    }
+  }
 };
 
 TEST_F(CompileTest, SampledMatmulConfigsCompile) {
@@ -227,9 +264,10 @@ TEST_F(CompileTest, SampledPipelinedConfigsCompile) {
     for (auto [config, async] : llvm::zip(compiled, hasAsyncCopies)) {
       pipelined += config.getStages() > 1;
       // Cubins hold no PTX text to look at.
-      if (StringRef(pipeline).ends_with("isa"))
+      if (StringRef(pipeline).ends_with("isa")) {
         EXPECT_EQ(async, config.getStages() > 1)
             << pipeline << ": " << str(config);
+      }
     }
     EXPECT_GE(pipelined, 4) << pipeline;
   }
@@ -252,23 +290,7 @@ func.func @f(%a: tensor<6x128x64xf16>, %b: tensor<6x64x96xf16>, %c: tensor<6x128
   %0 = linalg.batch_matmul ins(%a, %b : tensor<6x128x64xf16>, tensor<6x64x96xf16>) outs(%c : tensor<6x128x96xf16>) -> tensor<6x128x96xf16>
   return %0 : tensor<6x128x96xf16>
 })mlir";
-  std::vector<std::string> pipelines = {"chip=sm_90 format=isa"};
-#if TESSEL_HAVE_PTXAS
-  pipelines.push_back("chip=sm_80 format=bin");
-#endif
-  for (const std::string &pipeline : pipelines) {
-    for (const char *source : {matmul, batchMatmul}) {
-      compileSamples(source, 6, {}, /*maxStages=*/1, pipeline,
-                     SketchKind::TensorCore);
-      EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
-      EXPECT_EQ(compiled.size(), 6u);
-      if (StringRef(pipeline).ends_with("isa")) {
-        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync)) {
-          EXPECT_TRUE(mma) << str(config);
-        }
-      }
-    }
-  }
+  compileTensorCoreSamples({matmul, batchMatmul}, {}, "", {"sm_80"});
 }
 
 // With TF32 allowed, every sampled tensor_core config of f32 matmuls (one
@@ -291,27 +313,8 @@ func.func @f(%a: tensor<3x128x40xf32>, %b: tensor<3x40x96xf32>, %c: tensor<3x128
 })mlir";
   TaskExtractionOptions tf32;
   tf32.includeTf32 = true;
-  std::vector<std::string> pipelines = {"chip=sm_90 format=isa allow-tf32=1"};
-#if TESSEL_HAVE_PTXAS
-  pipelines.push_back("chip=sm_80 format=bin allow-tf32=1");
-#endif
-  for (const std::string &pipeline : pipelines) {
-    for (const char *source : {matmul, batchMatmul}) {
-      compileSamples(source, 6, tf32, /*maxStages=*/1, pipeline,
-                     SketchKind::TensorCore);
-      EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
-      EXPECT_EQ(compiled.size(), 6u);
-      for (ConfigAttr config : compiled) {
-        EXPECT_EQ(config.getLoopTiles(config.getNumLoops() - 1).back(), 8)
-            << str(config);
-      }
-      if (StringRef(pipeline).ends_with("isa")) {
-        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync)) {
-          EXPECT_TRUE(mma) << str(config);
-        }
-      }
-    }
-  }
+  compileTensorCoreSamples({matmul, batchMatmul}, tf32, " allow-tf32=1",
+                           {"sm_80"}, /*instructionK=*/8);
 }
 
 // Every sampled tensor_core config of bf16 matmuls (the fill of the init in
@@ -333,24 +336,7 @@ func.func @f(%a: tensor<4x128x64xbf16>, %b: tensor<4x64x96xbf16>, %c: tensor<4x1
   %0 = linalg.batch_matmul ins(%a, %b : tensor<4x128x64xbf16>, tensor<4x64x96xbf16>) outs(%c : tensor<4x128x96xf32>) -> tensor<4x128x96xf32>
   return %0 : tensor<4x128x96xf32>
 })mlir";
-  std::vector<std::string> pipelines = {"chip=sm_90 format=isa"};
-#if TESSEL_HAVE_PTXAS
-  pipelines.push_back("chip=sm_80 format=bin");
-  pipelines.push_back("chip=sm_90 format=bin");
-#endif
-  for (const std::string &pipeline : pipelines) {
-    for (const char *source : {matmul, batchMatmul}) {
-      compileSamples(source, 6, {}, /*maxStages=*/1, pipeline,
-                     SketchKind::TensorCore);
-      EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
-      EXPECT_EQ(compiled.size(), 6u);
-      if (StringRef(pipeline).ends_with("isa")) {
-        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync)) {
-          EXPECT_TRUE(mma) << str(config);
-        }
-      }
-    }
-  }
+  compileTensorCoreSamples({matmul, batchMatmul}, {}, "", {"sm_80", "sm_90"});
 }
 
 // A batch-1 fully connected layer: matvec, also as a cross-thread
