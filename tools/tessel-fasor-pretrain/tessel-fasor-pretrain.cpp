@@ -13,6 +13,10 @@
 //   tessel-fasor-pretrain --device=v100 --random-tasks=300 \
 //       --schedules-per-task=64 -o fasor-v100.pt [model.mlir ...]
 //
+// With --from=<model>, item 3 instead: the dataset is the target device's;
+// the model is fine-tuned on the schedules of k diverse tasks of it
+// (--transfer-tasks) and evaluated on the others, before and after.
+//
 // Every label comes from the simulator: the dataset and the R^2 are
 // SIMULATED.
 //
@@ -22,6 +26,7 @@
 #include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Strategies/Fasor/Pretrain.h"
 #include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
+#include "tessel/Tuning/Strategies/Fasor/Transfer.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -55,6 +60,14 @@ static cl::opt<int64_t> epochs("epochs", cl::init(20),
                                cl::cat(toolCategory));
 static cl::opt<uint64_t> seed("seed", cl::init(0), cl::desc("Seed"),
                               cl::cat(toolCategory));
+static cl::opt<std::string> fromModel(
+    "from", cl::desc("Fine-tune this pretrained model for --device instead "
+                     "of pretraining"),
+    cl::value_desc("path"), cl::cat(toolCategory));
+static cl::opt<unsigned> transferTasks(
+    "transfer-tasks", cl::init(10),
+    cl::desc("With --from: the diverse tasks measured on the device"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> outputFile("o", cl::Required,
                                        cl::desc("Model file to write"),
                                        cl::value_desc("path"),
@@ -119,6 +132,38 @@ int main(int argc, char **argv) {
   llvm::outs() << llvm::formatv(
       "dataset: {0} tasks, {1} schedules on sim:{2} (SIMULATED labels)\n",
       tasks.size(), dataset->size(), device->id);
+
+  if (!fromModel.empty()) {
+    llvm::Expected<TransformerCostModel> model =
+        TransformerCostModel::load(fromModel);
+    if (!model)
+      return fail(llvm::toString(model.takeError()));
+    TransferOptions options;
+    options.tasks = transferTasks;
+    options.fineTune.seed = seed;
+    auto result = transfer(*model, *dataset, options);
+    if (!result)
+      return fail(llvm::toString(result.takeError()));
+    llvm::outs() << llvm::formatv(
+        "measured: {0} tasks ({1} schedules); evaluated on the other tasks' "
+        "{2} schedules\n",
+        result->measuredTasks.size(), result->measuredSchedules,
+        result->evaluatedSchedules);
+    for (const std::string &key : result->measuredTasks)
+      llvm::outs() << "  " << key << "\n";
+    llvm::outs() << llvm::formatv(
+        "R^2 before fine-tuning: latency {0:f3}, MS {1:f3}, CS {2:f3}\n",
+        result->before.latency, result->before.memoryBound,
+        result->before.computeBound);
+    llvm::outs() << llvm::formatv(
+        "R^2 after fine-tuning: latency {0:f3}, MS {1:f3}, CS {2:f3}\n",
+        result->after.latency, result->after.memoryBound,
+        result->after.computeBound);
+    if (llvm::Error error = model->save(outputFile))
+      return fail(llvm::toString(std::move(error)));
+    llvm::outs() << "wrote " << outputFile << "\n";
+    return 0;
+  }
 
   PretrainOptions options;
   options.seed = seed;

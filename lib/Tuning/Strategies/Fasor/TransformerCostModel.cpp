@@ -192,8 +192,13 @@ TransformerCostModel::train(llvm::ArrayRef<Sample> samples,
     for (double value : logs)
       variance += (value - mean) * (value - mean) / logs.size();
     double deviation = std::max(std::sqrt(variance), 1e-6);
-    network->latencyMean.fill_(mean);
-    network->latencyStd.fill_(deviation);
+    if (options.keepLatencyScale) {
+      mean = network->latencyMean.item<double>();
+      deviation = network->latencyStd.item<double>();
+    } else {
+      network->latencyMean.fill_(mean);
+      network->latencyStd.fill_(deviation);
+    }
     torch::Tensor targets = torch::empty({int64_t(samples.size()), 3});
     auto target = targets.accessor<float, 2>();
     for (auto [index, sample] : llvm::enumerate(samples)) {

@@ -70,6 +70,9 @@ struct TrainOptions {
   int64_t epochs = 20;
   /// Seeds the shuffling and dropout (libtorch's global generator).
   uint64_t seed = 0;
+  /// Keep the model's latency statistics instead of taking the training
+  /// set's (fine-tuning a pretrained model).
+  bool keepLatencyScale = false;
 };
 
 /// A trained or trainable model. Latency is learned as the standardized log
