@@ -6,10 +6,20 @@
 
 #include "tessel/Tuning/Strategies/Fasor/StartPoints.h"
 
+#include "tessel/InitAllDialects.h"
+#include "tessel/Tuning/Records/RecordsDatabase.h"
+#include "tessel/Tuning/Search/Task.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
 
+using namespace mlir;
+using namespace mlir::tessel;
 using namespace mlir::tessel::fasor;
 
 namespace {
@@ -105,6 +115,80 @@ TEST(StartPointsTest, Lookup) {
   StartPointDatabase::Lookup otherTarget = database.lookup(
       {"t4", "matmul 64x4096x256", "matmul", {64, 4096, 256}});
   EXPECT_EQ(otherTarget.match, StartPointDatabase::Match::Default);
+}
+
+/// Start points filled from a records database: the fastest ok schedule of
+/// each task on the target; a task never measured there gets none. Its
+/// key's arguments are the loop extents, so a third matmul finds the
+/// closest recorded one.
+TEST(StartPointsTest, FilledFromRecords) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+func.func @f(%a: tensor<64x256xf32>, %b: tensor<256x4096xf32>, %c: tensor<64x4096xf32>,
+             %x: tensor<512x512xf32>, %y: tensor<512x128xf32>, %z: tensor<512x128xf32>)
+    -> (tensor<64x4096xf32>, tensor<512x128xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x256xf32>, tensor<256x4096xf32>) outs(%c : tensor<64x4096xf32>) -> tensor<64x4096xf32>
+  %1 = linalg.matmul ins(%x, %y : tensor<512x512xf32>, tensor<512x128xf32>) outs(%z : tensor<512x128xf32>) -> tensor<512x128xf32>
+  return %0, %1 : tensor<64x4096xf32>, tensor<512x128xf32>
+})mlir",
+                                                             &context);
+  ASSERT_TRUE(module);
+  auto tasks = extractTasks(*module, &context);
+  ASSERT_TRUE(static_cast<bool>(tasks));
+  ASSERT_EQ(tasks->size(), 2u);
+
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("fasor-records", "db", path));
+  llvm::sys::fs::remove(path);
+  {
+    auto records = RecordsDatabase::open(path, RecordsDatabase::OpenMode::CreateOrOpen);
+    ASSERT_TRUE(static_cast<bool>(records))
+        << llvm::toString(records.takeError());
+    RunInfo run;
+    run.strategy = "evolutionary";
+    run.measurer = "sim:h100-sxm";
+    run.simulated = true;
+    int64_t runId = cantFail((*records)->beginRun(run));
+    const TuningTask &first = (*tasks)[0];
+    int64_t task = cantFail((*records)->getOrAddTask(
+        first.workloadKey, first.opKind, 0, 1, first.describe()));
+    int64_t sketch = cantFail((*records)->getOrAddSketch(task, "S"));
+    for (auto [config, medianUs] :
+         {std::pair{"slow", 30.0}, std::pair{"fast", 20.0}}) {
+      int64_t id = cantFail((*records)->getOrAddConfig(sketch, config));
+      MeasureResult result;
+      result.status = MeasureStatus::Ok;
+      result.timing.medianUs = medianUs;
+      result.timing.repeats = 1;
+      result.device = "sim:h100-sxm";
+      result.simulated = true;
+      cantFail((*records)->addMeasurement(runId, id, result, 1, 0));
+    }
+    StartPointDatabase database;
+    std::vector<const TuningTask *> all = {&(*tasks)[0], &(*tasks)[1]};
+    EXPECT_EQ(cantFail(fillStartPoints(database, **records, "sim:h100-sxm",
+                                       all)),
+              1);
+    EXPECT_EQ(cantFail(fillStartPoints(database, **records, "sim:a100", all)),
+              0);
+    ASSERT_EQ(database.size(), 1u);
+    StartPointDatabase::Lookup exact =
+        database.lookup(getStartPointKey(first, "sim:h100-sxm"));
+    EXPECT_EQ(exact.match, StartPointDatabase::Match::Exact);
+    ASSERT_TRUE(exact.point);
+    EXPECT_EQ(exact.point->config, "fast");
+    EXPECT_EQ(exact.point->sketch, "S");
+    EXPECT_EQ(exact.point->latencyUs, 20);
+    EXPECT_EQ(exact.point->key.arguments, (std::vector<double>{64, 4096, 256}));
+    // 128x8192x512 ranks like 64x4096x256.
+    StartPointDatabase::Lookup similar = database.lookup(
+        {"sim:h100-sxm", "other", first.opKind, {128, 8192, 512}});
+    EXPECT_EQ(similar.match, StartPointDatabase::Match::Similar);
+  }
+  llvm::sys::fs::remove(path);
 }
 
 } // namespace

@@ -6,6 +6,10 @@
 
 #include "tessel/Tuning/Strategies/Fasor/StartPoints.h"
 
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Tuning/Records/RecordsDatabase.h"
+#include "tessel/Tuning/Search/Task.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -84,4 +88,32 @@ StartPointDatabase::lookup(const StartPointKey &key, double tau) const {
       best = {Match::Similar, &point, similarity};
   }
   return best;
+}
+
+StartPointKey mlir::tessel::fasor::getStartPointKey(const TuningTask &task,
+                                                    llvm::StringRef target) {
+  StartPointKey key{target.str(), task.workloadKey, task.opKind, {}};
+  FailureOr<LoopNest> nest = LoopNest::get(task.getTargetOp());
+  if (succeeded(nest))
+    for (int64_t extent : nest->extents)
+      key.arguments.push_back(static_cast<double>(extent));
+  return key;
+}
+
+llvm::Expected<int64_t> mlir::tessel::fasor::fillStartPoints(
+    StartPointDatabase &database, RecordsDatabase &records,
+    llvm::StringRef target, llvm::ArrayRef<const TuningTask *> tasks) {
+  int64_t filled = 0;
+  for (const TuningTask *task : tasks) {
+    llvm::Expected<std::optional<BestRecord>> best =
+        records.getBestRecord(task->workloadKey, target);
+    if (!best)
+      return best.takeError();
+    if (!*best)
+      continue;
+    database.insert({getStartPointKey(*task, target), (*best)->sketch,
+                     (*best)->config, (*best)->medianUs});
+    ++filled;
+  }
+  return filled;
 }

@@ -16,6 +16,8 @@
 #define TESSEL_TUNING_STRATEGIES_FASOR_STARTPOINTS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -77,6 +79,24 @@ public:
 private:
   std::vector<StartPoint> points;
 };
+
+} // namespace fasor
+
+class RecordsDatabase;
+struct TuningTask;
+
+namespace fasor {
+
+/// The start-point key of `task` on `target`: its workload key, its op kind
+/// as the kernel class and its loop extents as the arguments.
+StartPointKey getStartPointKey(const TuningTask &task, llvm::StringRef target);
+
+/// Adds to `database` the fastest `ok` schedule recorded in `records` on
+/// `target` for each of `tasks`; returns how many tasks had one.
+llvm::Expected<int64_t> fillStartPoints(StartPointDatabase &database,
+                                        RecordsDatabase &records,
+                                        llvm::StringRef target,
+                                        llvm::ArrayRef<const TuningTask *> tasks);
 
 } // namespace fasor
 } // namespace tessel
