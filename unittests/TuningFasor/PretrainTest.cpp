@@ -6,11 +6,7 @@
 
 #include "tessel/Tuning/Strategies/Fasor/Pretrain.h"
 
-#include "tessel/InitAllDialects.h"
-#include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
+#include "FasorTestUtils.h"
 
 #include "gtest/gtest.h"
 
@@ -26,21 +22,9 @@ namespace {
 /// The split is by task: every task on one side, a fifth of them (at least
 /// one) held out; the run is deterministic for a seed.
 TEST(PretrainTest, SplitsByTask) {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(makeRandomTaskModule(12, 1), &context);
-  ASSERT_TRUE(module);
-  auto tasks = extractTasks(*module, &context);
-  ASSERT_TRUE(static_cast<bool>(tasks)) << llvm::toString(tasks.takeError());
-  llvm::Expected<DeviceDescription> v100 = findDevice("v100");
-  ASSERT_TRUE(static_cast<bool>(v100));
-  DatasetOptions datasetOptions;
-  datasetOptions.schedulesPerTask = 12;
-  auto dataset = buildSimulatedDataset(*tasks, *v100, datasetOptions);
-  ASSERT_TRUE(static_cast<bool>(dataset)) << llvm::toString(dataset.takeError());
+  RandomDataset random(12, 1, "v100", 12);
+  ASSERT_FALSE(random.schedules.empty());
+  const std::vector<LabeledSchedule> *dataset = &random.schedules;
   std::set<std::string> keys;
   for (const LabeledSchedule &labeled : *dataset)
     keys.insert(labeled.workloadKey);

@@ -6,12 +6,9 @@
 
 #include "tessel/Tuning/Strategies/Fasor/Transfer.h"
 
-#include "tessel/InitAllDialects.h"
-#include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
 #include "tessel/Tuning/Strategies/Fasor/ScheduleTokens.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
+#include "FasorTestUtils.h"
 
 #include "gtest/gtest.h"
 
@@ -44,21 +41,9 @@ TEST(TransferTest, DiverseTasksComeFromDifferentClusters) {
 
 /// transfer() measures k tasks' schedules and evaluates on all the others.
 TEST(TransferTest, MeasuresKTasksAndEvaluatesTheRest) {
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(makeRandomTaskModule(15, 2), &context);
-  ASSERT_TRUE(module);
-  auto tasks = extractTasks(*module, &context);
-  ASSERT_TRUE(static_cast<bool>(tasks));
-  llvm::Expected<DeviceDescription> t4 = findDevice("t4");
-  ASSERT_TRUE(static_cast<bool>(t4));
-  DatasetOptions datasetOptions;
-  datasetOptions.schedulesPerTask = 8;
-  auto dataset = buildSimulatedDataset(*tasks, *t4, datasetOptions);
-  ASSERT_TRUE(static_cast<bool>(dataset));
+  RandomDataset random(15, 2, "t4", 8);
+  ASSERT_FALSE(random.schedules.empty());
+  const std::vector<LabeledSchedule> *dataset = &random.schedules;
 
   TransformerOptions small;
   small.layers = 1;

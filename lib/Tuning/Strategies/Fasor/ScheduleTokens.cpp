@@ -8,7 +8,6 @@
 
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Tuning/Features/AnsorFeatures.h"
-#include "tessel/Tuning/Features/FeatureExtractor.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -33,12 +32,10 @@ static llvm::Error makeError(const llvm::Twine &message) {
 llvm::Expected<Tokens> mlir::tessel::fasor::encodeSchedule(
     linalg::LinalgOp op, ArrayRef<linalg::LinalgOp> fusedConsumers,
     SketchAttr sketch, ConfigAttr config, const DeviceDescription &device) {
-  llvm::Expected<std::unique_ptr<FeatureExtractor>> ansor =
-      createFeatureExtractor("ansor");
-  if (!ansor)
-    return ansor.takeError();
+  // Stateless: one for every call (datasets encode thousands of schedules).
+  static const AnsorFeatureExtractor ansor;
   FailureOr<std::vector<float>> features =
-      (*ansor)->extract(op, fusedConsumers, sketch, config, device);
+      ansor.extract(op, fusedConsumers, sketch, config, device);
   if (failed(features))
     return makeError("fasor: the schedule has no features (dynamic shapes, "
                      "or a config that does not fit the op)");
@@ -57,7 +54,7 @@ llvm::Expected<Tokens> mlir::tessel::fasor::encodeSchedule(
     task[2 * loop] = scale(nest->extents[loop]);
     task[2 * loop + 1] = nest->isReduction[loop] ? 1 : 0;
   }
-  task[2 * kMaxLoops] = scale(fusedConsumers.size());
+  task[kTaskValues - 1] = scale(fusedConsumers.size());
 
   // Knobs: the tiles of every loop and level, then unroll, vector widths,
   // stages and the sketch (kind, staged operands, register accumulator).

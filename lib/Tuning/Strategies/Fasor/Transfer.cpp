@@ -6,9 +6,9 @@
 
 #include "tessel/Tuning/Strategies/Fasor/Transfer.h"
 
+#include "tessel/Tuning/Strategies/Fasor/ScheduleTokens.h"
 #include "tessel/Tuning/Strategies/Fasor/StartPoints.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
@@ -88,8 +88,7 @@ mlir::tessel::fasor::selectDiverseTasks(llvm::ArrayRef<std::vector<double>> feat
 std::vector<double>
 mlir::tessel::fasor::getTaskFeatures(const LabeledSchedule &schedule) {
   const std::vector<float> &task = schedule.sample.tokens.front();
-  // The per-loop slots and the fused consumers (ScheduleTokens.cpp).
-  return std::vector<double>(task.begin(), task.begin() + 17);
+  return std::vector<double>(task.begin(), task.begin() + kTaskValues);
 }
 
 llvm::Expected<TransferResult>

@@ -37,6 +37,9 @@ constexpr int64_t kTokensPerSchedule = 6;
 /// The most loops and tile levels per loop the task and knob tokens hold.
 constexpr int64_t kMaxLoops = 8;
 constexpr int64_t kMaxLevels = 8;
+/// The values of the task token that describe the task: (extent, reduces)
+/// per loop, then the fused consumers; the rest of the token is zeros.
+constexpr int64_t kTaskValues = 2 * kMaxLoops + 1;
 
 /// The tokens of `op` (with its fused elementwise `fusedConsumers`)
 /// scheduled by `sketch` and `config` on `device`. Fails on what the
