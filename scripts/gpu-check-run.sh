@@ -76,6 +76,14 @@ def error(path):
 smi = ""
 if os.path.exists(os.path.join(out, "nvidia-smi.csv")):
     smi = open(os.path.join(out, "nvidia-smi.csv")).read().strip()
+# Every row names the device, driver, clocks and date it was measured with.
+machine = {"device": gpu, "driver": "", "clocks": "",
+           "date": datetime.datetime.now(datetime.timezone.utc).date().isoformat()}
+smi_rows = list(csv.reader(smi.splitlines()))
+if len(smi_rows) >= 2 and len(smi_rows[1]) >= 5:
+    values = [v.strip() for v in smi_rows[1]]
+    machine["driver"] = values[1]
+    machine["clocks"] = f"SM {values[2]} (max {values[3]}), memory {values[4]}, not locked"
 results = {"tool": "scripts/gpu-check.sh", "version": 1,
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
            "gpu": gpu, "nvidia_smi": smi, "device": None,
@@ -91,7 +99,8 @@ for name in sorted(os.listdir(os.path.join(out, "ops"))):
         "op": name[:-5], "status": r.get("status", "no result"),
         "verified": r.get("verified", False),
         "median_us": (r.get("timing") or {}).get("median_us"),
-        "message": r.get("message") or error(os.path.join(out, "ops", name[:-5] + ".err"))})
+        "message": r.get("message") or error(os.path.join(out, "ops", name[:-5] + ".err")),
+        **machine})
 for line in open(shapes_file):
     if not line.strip() or line.startswith("#"):
         continue
@@ -110,12 +119,14 @@ for line in open(shapes_file):
         "vendor": vendor.get("library"), "vendor_algorithm": vendor.get("algorithm"),
         "vendor_status": vendor.get("status", error(base + ".vendor.err") or "no result"),
         "vendor_us": vendor_us,
-        "vendor_ratio": (vendor_us / measured) if measured and vendor_us else None})
+        "vendor_ratio": (vendor_us / measured) if measured and vendor_us else None,
+        **machine})
 with open(os.path.join(out, "results.json"), "w") as f:
     json.dump(results, f, indent=2)
 with open(os.path.join(out, "results.csv"), "w", newline="") as f:
     fields = ["name", "status", "verified", "measured_us", "gflops", "simulated_us",
-              "vendor", "vendor_us", "vendor_ratio", "vendor_algorithm"]
+              "vendor", "vendor_us", "vendor_ratio", "vendor_algorithm",
+              "device", "driver", "clocks", "date"]
     w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
     w.writeheader()
     for row in results["rows"]:

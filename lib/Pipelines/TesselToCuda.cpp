@@ -172,6 +172,7 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createTesselOutlineKernels());
   pm.addPass(createSymbolDCEPass());
+  pm.addPass(createTesselCheckKernelSize());
   addNvvmLowering(pm, options, features);
 
   // Cubins: assemble with ptxas, recording each kernel's resources.

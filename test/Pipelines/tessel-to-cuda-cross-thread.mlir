@@ -22,7 +22,7 @@
 // memory once; after the barrier, one thread combines the partials.
 // ISA: gpu.binary @row_max_kernel_0
 // ISA-SAME: .maxntid 32, 1, 1
-// ISA-SAME: .shared .align 4 .b8 alloca[128]
+// ISA-SAME: .shared .align 16 .b8 alloca[128]
 // ISA-SAME: ld.global.b32 \09%r{{[0-9]+}}, [%rd[[ADDR:[0-9]+]]];
 // ISA-SAME: ld.global.b32 \09%r{{[0-9]+}}, [%rd[[ADDR]]+128];
 // ISA-SAME: max.NaN.f32

@@ -5,7 +5,8 @@
 // A row epilogue: softmax's exp-sum (a cross-thread reduction, BERT-base's
 // 1536 rows of 128) with the normalization of its row fused: one kernel of
 // 1536 blocks of 32 threads; the row sum stays in shared memory, and no
-// temporary reaches global memory.
+// temporary reaches global memory. Shared memory: 128 bytes of partial sums
+// and the 4-byte row sum, each buffer 16-byte aligned (144 bytes).
 // BIN-LABEL: llvm.func @softmax_sum_normalize
 // BIN-DAG: %[[C1536:.*]] = llvm.mlir.constant(1536 : index) : i64
 // BIN-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : index) : i64
@@ -13,7 +14,7 @@
 // BIN: gpu.launch_func @softmax_sum_normalize_kernel::@softmax_sum_normalize_kernel blocks in (%[[C1536]], %[[C1]], %[[C1]]) threads in (%[[C32]], %[[C1]], %[[C1]])
 // BIN-NOT: gpu.launch_func
 // BIN: gpu.binary @softmax_sum_normalize_kernel
-// BIN-SAME: tessel.kernels = {softmax_sum_normalize_kernel = {registers = {{[0-9]+}} : i64, shared_memory_bytes = 132 : i64, spill_load_bytes = 0 : i64, spill_store_bytes = 0 : i64, stack_bytes = 0 : i64}}
+// BIN-SAME: tessel.kernels = {softmax_sum_normalize_kernel = {registers = {{[0-9]+}} : i64, shared_memory_bytes = 144 : i64, spill_load_bytes = 0 : i64, spill_store_bytes = 0 : i64, stack_bytes = 0 : i64}}
 
 // Thread t sums exp(x - max) over elements t, t + 32, t + 64, t + 96; one
 // thread combines the 32 partials into the shared row sum; after the

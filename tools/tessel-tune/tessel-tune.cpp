@@ -138,6 +138,11 @@ static OptionFlag<std::string> cudaPath("cuda-path",
                                         cl::location(options.cudaPath),
                                         cl::desc("CUDA toolkit (ptxas)"),
                                         cl::cat(category));
+static OptionFlag<double>
+    minTimeMs("min-time-ms", cl::location(options.cudaMinTimeMs),
+              cl::desc("Under --measure=cuda: milliseconds of kernel time each "
+                       "candidate is repeated for at least"),
+              cl::cat(category));
 static Flag<std::string> reportFile("report",
                                     cl::desc("Write a JSON report here"),
                                     cl::cat(category));
@@ -196,10 +201,10 @@ static int exportOrImport() {
 
 /// The flags that set up a tuning run.
 static SmallVector<cl::Option *> getRunFlags() {
-  return {&measure,  &strategy,    &costModel,      &features,  &trials,
-          &perRound, &scheduler,   &resume,         &timeLimit, &seed,
-          &simNoise, &simFidelity, &simTrialSeconds, &maxStages,
-          &tensorCores, &allowTf32};
+  return {&measure,   &strategy,    &costModel,       &features,  &trials,
+          &perRound,  &scheduler,   &resume,          &timeLimit, &seed,
+          &simNoise,  &simFidelity, &simTrialSeconds, &maxStages, &tensorCores,
+          &allowTf32, &minTimeMs};
 }
 
 /// Whether the command line asks for a tuning run, rather than only for the

@@ -26,6 +26,9 @@ TEST(TuneOptionsTest, ErrorsNameTheOption) {
   TuneOptions options;
   options.trials = 0;
   EXPECT_EQ(verifyError(options), "trials=0 is out of range: at least 1");
+  options.trials = 1;
+  options.cudaMinTimeMs = 0;
+  EXPECT_EQ(verifyError(options), "min-time-ms=0 is out of range: more than 0");
   options = TuneOptions();
   options.measure = "gpu";
   EXPECT_EQ(verifyError(options), "measure=gpu is not cuda or sim:<device>");
@@ -93,10 +96,12 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   EXPECT_EQ(json.find("allow_tf32"), json.end());
   EXPECT_EQ(json.find("tensor_cores"), json.end());
   EXPECT_EQ(json.find("max_stages"), json.end());
+  EXPECT_EQ(json.find("cuda_min_time_ms"), json.end());
   TuneOptions options;
   options.allowTf32 = true;
   options.tensorCores = false;
   options.maxStages = 3;
+  options.cudaMinTimeMs = 20;
   json = options.toJSON();
   EXPECT_EQ(json.getBoolean("allow_tf32"), true);
   auto back = TuneOptions::fromJSON(llvm::json::Value(std::move(json)));
@@ -104,6 +109,7 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   EXPECT_TRUE(back->allowTf32);
   EXPECT_FALSE(back->tensorCores);
   EXPECT_EQ(back->maxStages, 3);
+  EXPECT_EQ(back->cudaMinTimeMs, 20);
   auto wrong = TuneOptions::fromJSON(llvm::json::Object{{"allow_tf32", 1}});
   ASSERT_FALSE(static_cast<bool>(wrong));
   EXPECT_EQ(llvm::toString(wrong.takeError()),

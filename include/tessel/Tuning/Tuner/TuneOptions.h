@@ -58,6 +58,9 @@ struct TuneOptions {
   int64_t jobs = 0;
   /// The CUDA toolkit (ptxas); empty: $CUDA_PATH or /usr/local/cuda.
   std::string cudaPath;
+  /// Under the cuda measurer: milliseconds of kernel time each candidate is
+  /// repeated for at least (docs/MeasureProtocol.md, `min_time_ms`).
+  double cudaMinTimeMs = 100;
   /// Most shared-memory stages of a pipelined staging loop the search may
   /// choose (the `stages` knob, sm_80 and newer); 1: no pipelining.
   int64_t maxStages = 1;

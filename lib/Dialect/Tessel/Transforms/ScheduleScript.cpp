@@ -1039,6 +1039,18 @@ void ScriptWriter::writeMappingPart() {
                      "(!transform.op<\"memref.alloca\">) -> "
                      "(!transform.any_op, !transform.any_op)",
                      get, globals, allocas));
+  // alloca_to_global drops alignment, and ptxas packs unaligned buffers
+  // byte by byte: a 12-byte A tile put the B tile at byte 12, where its
+  // 16-byte vector stores faulted (CUDA_ERROR_MISALIGNED_ADDRESS on an
+  // H200). The widest shared access (a 4 x 32-bit vector, a 16-byte
+  // cp.async, an ldmatrix row) needs 16 bytes.
+  std::string alignment = fresh("alignment");
+  line(llvm::formatv("{0} = transform.param.constant 16 : i64 -> "
+                     "!transform.param<i64>",
+                     alignment));
+  line(llvm::formatv("transform.annotate {0} \"alignment\" = {1} : "
+                     "!transform.any_op, !transform.param<i64>",
+                     globals, alignment));
   line("// Map the foralls to blocks and threads.");
   writeGpuMapping();
   line("// Vectorize, keep accumulators in registers, unroll.");

@@ -45,6 +45,8 @@ llvm::Error TuneOptions::verify() const {
   if (simTrialSeconds > 0 && simFidelity != "analytic")
     return llvm::createStringError(
         "sim-trial-seconds needs sim-fidelity=analytic");
+  if (!(cudaMinTimeMs > 0))
+    return outOfRange("min-time-ms", cudaMinTimeMs, "more than 0");
   if (trials < 1)
     return outOfRange("trials", trials, "at least 1");
   if (measuresPerRound < 0)
@@ -97,6 +99,8 @@ llvm::json::Object TuneOptions::toJSON() const {
     object["tensor_cores"] = false;
   if (allowTf32)
     object["allow_tf32"] = true;
+  if (cudaMinTimeMs != 100)
+    object["cuda_min_time_ms"] = cudaMinTimeMs;
   return object;
 }
 
@@ -181,6 +185,8 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
       error = readInt(options.jobs);
     else if (name == "cuda_path")
       error = readString(options.cudaPath);
+    else if (name == "cuda_min_time_ms")
+      error = readNumber(options.cudaMinTimeMs);
     else
       error =
           llvm::createStringError("tuning options: unknown key '" + name + "'");

@@ -146,6 +146,7 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
     MeasurerOptions measurerOptions;
     measurerOptions.seed = options.seed;
     measurerOptions.simNoise = options.simNoise;
+    measurerOptions.cuda.minTimeMs = options.cudaMinTimeMs;
     auto created = createMeasurer(options.measure, measurerOptions);
     if (!created)
       return created.takeError();
