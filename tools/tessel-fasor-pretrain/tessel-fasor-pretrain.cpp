@@ -17,8 +17,13 @@
 // the model is fine-tuned on the schedules of k diverse tasks of it
 // (--transfer-tasks) and evaluated on the others, before and after.
 //
-// Every label comes from the simulator: the dataset and the R^2 are
-// SIMULATED.
+// With --sensitivity, section 5's offline table instead: from
+// --starts-per-task sampled schedules of each task, every applicable move of
+// each primitive, and the mean change of MS and CS per primitive, written
+// as JSON.
+//
+// Every label comes from the simulator: the dataset, the R^2 and the table
+// are SIMULATED.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +31,7 @@
 #include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Strategies/Fasor/Pretrain.h"
 #include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
+#include "tessel/Tuning/Strategies/Fasor/Sensitivity.h"
 #include "tessel/Tuning/Strategies/Fasor/Transfer.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -68,8 +74,18 @@ static cl::opt<unsigned> transferTasks(
     "transfer-tasks", cl::init(10),
     cl::desc("With --from: the diverse tasks measured on the device"),
     cl::cat(toolCategory));
+static cl::opt<bool> sensitivity(
+    "sensitivity",
+    cl::desc("Measure the offline sensitivity table of the primitives "
+             "instead of training; -o gets it as JSON"),
+    cl::cat(toolCategory));
+static cl::opt<int64_t>
+    startsPerTask("starts-per-task", cl::init(8),
+                  cl::desc("With --sensitivity: start schedules per task"),
+                  cl::cat(toolCategory));
 static cl::opt<std::string> outputFile("o", cl::Required,
-                                       cl::desc("Model file to write"),
+                                       cl::desc("Model (or table) file to "
+                                                "write"),
                                        cl::value_desc("path"),
                                        cl::cat(toolCategory));
 
@@ -121,6 +137,30 @@ int main(int argc, char **argv) {
       return fail("the random operators do not parse");
     if (!addTasks(*keep.back(), "random operators"))
       return 1;
+  }
+
+  if (sensitivity) {
+    SensitivityOptions options;
+    options.startsPerTask = startsPerTask;
+    options.seed = seed;
+    llvm::Expected<SensitivityTable> table =
+        measureSensitivity(tasks, *device, options);
+    if (!table)
+      return fail(llvm::toString(table.takeError()));
+    llvm::outs() << llvm::formatv(
+        "sensitivity on sim:{0} (SIMULATED), {1} tasks, {2} starts each:\n",
+        device->id, tasks.size(), startsPerTask.getValue());
+    for (const auto &[primitive, scores] : *table)
+      llvm::outs() << llvm::formatv("  {0,-15} MS {1:f4}  CS {2:f4}\n",
+                                    getPrimitiveName(primitive), scores.memory,
+                                    scores.compute);
+    std::error_code ec;
+    llvm::raw_fd_ostream out(outputFile, ec);
+    if (ec)
+      return fail("cannot write " + outputFile + ": " + ec.message());
+    out << llvm::formatv("{0:2}", sensitivityToJSON(*table)) << "\n";
+    llvm::outs() << "wrote " << outputFile << "\n";
+    return 0;
   }
 
   DatasetOptions datasetOptions;
