@@ -96,6 +96,30 @@ TEST_F(ActionsTest, Enumerate) {
   EXPECT_EQ(both[2].describe(), "split loop 0: level 1 -> 2");
 }
 
+/// One-hot slots: primitive (Tab. 1 order), loop, levels, operand; the
+/// direction last. Distinct actions encode differently.
+TEST(ActionEncodingTest, Encode) {
+  std::vector<float> split = encodeAction({Primitive::Split, 2, 3, 1, 0, 0});
+  ASSERT_EQ(split.size(), static_cast<size_t>(kActionFeatures));
+  std::vector<float> expected(kActionFeatures, 0);
+  expected[0] = 1;      // split
+  expected[8 + 2] = 1;  // loop 2
+  expected[16 + 3] = 1; // from level 3
+  expected[24 + 1] = 1; // to level 1
+  EXPECT_EQ(split, expected);
+  std::vector<float> vector =
+      encodeAction({Primitive::Vectorization, 0, 0, 0, 1, -1});
+  expected.assign(kActionFeatures, 0);
+  expected[2] = 1;      // vectorization
+  expected[32 + 1] = 1; // operand 1
+  expected[36] = -1;
+  EXPECT_EQ(vector, expected);
+  // Loop 11 shares the last loop slot.
+  EXPECT_EQ(encodeAction({Primitive::Parallel, 11, 0, 2, 0, 0})[8 + 7], 1);
+  EXPECT_NE(encodeAction({Primitive::Unrolling, 0, 0, 0, 0, 1}),
+            encodeAction({Primitive::Unrolling, 0, 0, 0, 0, -1}));
+}
+
 /// Each kind of move on a hand-made config, and the moves that leave the
 /// space.
 TEST_F(ActionsTest, Apply) {

@@ -40,6 +40,25 @@ bool Action::operator==(const Action &other) const {
          operand == other.operand && direction == other.direction;
 }
 
+std::vector<float> mlir::tessel::fasor::encodeAction(const Action &action) {
+  std::vector<float> features(kActionFeatures, 0);
+  auto oneHot = [&](int64_t offset, int64_t slots, int64_t value) {
+    features[offset + std::min(value, slots - 1)] = 1;
+  };
+  oneHot(0, 8, static_cast<int64_t>(action.primitive));
+  bool tiles = action.primitive == Primitive::Split ||
+               action.primitive == Primitive::Parallel;
+  if (tiles) {
+    oneHot(8, 8, action.loop);
+    oneHot(16, 8, action.fromLevel);
+    oneHot(24, 8, action.toLevel);
+  }
+  if (action.primitive == Primitive::Vectorization)
+    oneHot(32, 4, action.operand);
+  features[36] = static_cast<float>(action.direction);
+  return features;
+}
+
 /// Levels of `loop` the search chooses: a tensor_core sketch's innermost
 /// level is one fixed instruction.
 static unsigned getFreeLevels(const SearchSpace &space, unsigned loop) {

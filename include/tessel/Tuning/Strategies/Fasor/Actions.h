@@ -48,6 +48,14 @@ struct Action {
   bool operator==(const Action &other) const;
 };
 
+/// Width of encodeAction(): one-hot primitive (8), loop (8), source and
+/// destination level (8 each) and operand (4), and the direction.
+constexpr int64_t kActionFeatures = 8 + 8 + 8 + 8 + 4 + 1;
+
+/// The action as the DQN reads it (kActionFeatures values; loops, levels
+/// and operands beyond the one-hot slots share the last slot).
+std::vector<float> encodeAction(const Action &action);
+
 /// Every action of `primitives` on `space`, in Tab. 1's order, then by loop,
 /// levels, operand and direction. Which of them apply depends on the config
 /// (applyAction).
