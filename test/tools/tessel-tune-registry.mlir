@@ -34,7 +34,7 @@
 // RUN: not tessel-tune %s --strategy="evolutionary population=many" --db=%t.db 2>&1 | FileCheck %s --check-prefix=TYPE --implicit-check-not={{.}}
 // TYPE: tessel-tune: strategy 'evolutionary': population=many is not an integer
 // RUN: not tessel-tune %s --strategy=anneal --db=%t.db 2>&1 | FileCheck %s --check-prefix=STRATEGY --implicit-check-not={{.}}
-// STRATEGY: tessel-tune: unknown strategy 'anneal' (known: dgd, eto, eto-topk, evolutionary, psa, random)
+// STRATEGY: tessel-tune: unknown strategy 'anneal' (known: dgd, eto, eto-topk, evolutionary, {{(fasor, )?}}psa, random)
 // RUN: not tessel-tune %s --cost-model="xgboost tree-method=forest" --db=%t.db 2>&1 | FileCheck %s --check-prefix=MODEL --implicit-check-not={{.}}
 // MODEL: tessel-tune: cost model 'xgboost': tree-method=forest is not one of: hist, exact, approx
 // RUN: not tessel-tune %s --strategy=random --features=af --db=%t.db 2>&1 | FileCheck %s --check-prefix=MODELLESS --implicit-check-not={{.}}

@@ -13,6 +13,9 @@
 #include "tessel/Tuning/Strategies/Dgd/DgdStrategy.h"
 #include "tessel/Tuning/Strategies/Eto/EtoDriver.h"
 #include "tessel/Tuning/Strategies/Evolutionary/EvolutionaryStrategy.h"
+#ifdef TESSEL_HAVE_FASOR
+#include "tessel/Tuning/Strategies/Fasor/FasorStrategy.h"
+#endif
 #include "tessel/Tuning/Strategies/Psa/PsaStrategy.h"
 #include "tessel/Tuning/Strategies/Random/RandomStrategy.h"
 #include "tessel/Tuning/Tuner/StrategyRegistry.h"
@@ -31,6 +34,9 @@ ComponentRegistry<StrategyInfo> &tessel::getStrategyRegistry() {
     registry->add(getPsaStrategyInfo());
     registry->add(getEtoStrategyInfo());
     registry->add(getEtoTopKStrategyInfo());
+#ifdef TESSEL_HAVE_FASOR
+    registry->add(getFasorStrategyInfo());
+#endif
     return registry;
   }();
   return *registry;
