@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FakeMeasurer.h"
+
 #include "tessel/InitAllDialects.h"
 #include "tessel/Tuning/Measure/Measurer.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
@@ -42,33 +44,6 @@ func.func @main(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>) -> tensor<128x6
   return %0 : tensor<128x64xf32>
 }
 )mlir";
-
-/// Times a candidate by a hash of its key: 1 to 100 us, the same every time.
-double fakeMicroseconds(llvm::StringRef key) {
-  return 1 + static_cast<double>(llvm::xxh3_64bits(key) % 9901) / 100;
-}
-
-/// A measurer that never runs anything.
-class FakeMeasurer : public Measurer {
-public:
-  std::string name() const override { return "sim:fake-gpu"; }
-  bool isSimulated() const override { return true; }
-  std::vector<MeasureResult>
-  measure(llvm::ArrayRef<MeasureCandidate> candidates) override {
-    std::vector<MeasureResult> results;
-    for (const MeasureCandidate &candidate : candidates) {
-      MeasureResult result;
-      result.key = candidate.key;
-      result.simulated = true;
-      result.timing =
-          TimingStats::fromSamples({fakeMicroseconds(candidate.key)});
-      results.push_back(result);
-      ++measured;
-    }
-    return results;
-  }
-  int measured = 0;
-};
 
 class TuneTest : public ::testing::Test {
 protected:

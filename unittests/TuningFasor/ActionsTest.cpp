@@ -5,12 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Strategies/Fasor/Actions.h"
-#include "tessel/InitAllDialects.h"
-#include "tessel/Tuning/Search/Task.h"
+#include "FasorTestUtils.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -20,33 +16,12 @@ using namespace mlir::tessel::fasor;
 
 namespace {
 
-constexpr StringLiteral kMatmul = R"mlir(
-func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>) -> tensor<256x512xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<256x512xf32>
-  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x512xf32>) outs(%i : tensor<256x512xf32>) -> tensor<256x512xf32>
-  return %m : tensor<256x512xf32>
-}
-)mlir";
-
 class ActionsTest : public ::testing::Test {
 protected:
   ActionsTest() {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(kMatmul, &context);
-    EXPECT_TRUE(module);
-    llvm::Expected<std::vector<TuningTask>> extracted =
-        extractTasks(*module, &context);
-    EXPECT_TRUE(static_cast<bool>(extracted))
-        << llvm::toString(extracted.takeError());
-    tasks = std::move(*extracted);
     llvm::Expected<DeviceDescription> v100 = findDevice("v100");
     EXPECT_TRUE(static_cast<bool>(v100)) << llvm::toString(v100.takeError());
-    state = TaskSearchState::create(tasks.front(), *v100, /*rngSeed=*/1);
+    state = TaskSearchState::create(source.tasks.front(), *v100, /*rngSeed=*/1);
   }
 
   /// The space of the multi-level sketch staging both operands.
@@ -60,12 +35,10 @@ protected:
 
   ConfigAttr config(ArrayRef<SmallVector<int64_t>> tiles, int64_t unroll,
                     ArrayRef<int64_t> vector) {
-    return ConfigAttr::get(&context, tiles, unroll, vector);
+    return ConfigAttr::get(&source.context, tiles, unroll, vector);
   }
 
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-  std::vector<TuningTask> tasks;
+  TaskModule source{kMatmulModule};
   TaskSearchState state;
 };
 

@@ -5,13 +5,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Strategies/Fasor/Dataset.h"
+#include "FasorTestUtils.h"
 
 #include "tessel/InitAllDialects.h"
 #include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
 #include "tessel/Tuning/Strategies/Fasor/ScheduleTokens.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -23,39 +21,11 @@ using namespace mlir::tessel::fasor;
 
 namespace {
 
-constexpr StringLiteral kTwoTasks = R"mlir(
-func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>, %x: tensor<1x16x34x34xf32>, %w: tensor<32x16x3x3xf32>) -> (tensor<256x512xf32>, tensor<1x32x32x32xf32>) {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<256x512xf32>
-  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x512xf32>) outs(%i : tensor<256x512xf32>) -> tensor<256x512xf32>
-  %e2 = tensor.empty() : tensor<1x32x32x32xf32>
-  %i2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
-  %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x16x34x34xf32>, tensor<32x16x3x3xf32>) outs(%i2 : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
-  return %m, %c : tensor<256x512xf32>, tensor<1x32x32x32xf32>
-}
-)mlir";
-
 class DatasetTest : public ::testing::Test {
 protected:
-  DatasetTest() {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(kTwoTasks, &context);
-    EXPECT_TRUE(module);
-  }
+  std::vector<TuningTask> getTasks() { return source.extract(); }
 
-  std::vector<TuningTask> getTasks() {
-    llvm::Expected<std::vector<TuningTask>> tasks =
-        extractTasks(*module, &context);
-    EXPECT_TRUE(static_cast<bool>(tasks)) << llvm::toString(tasks.takeError());
-    return tasks ? std::move(*tasks) : std::vector<TuningTask>();
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
+  TaskModule source{kTwoTaskModule};
 };
 
 /// Distinct schedules of both tasks, labelled within range, with tokens of
@@ -108,21 +78,17 @@ TEST_F(DatasetTest, LabelsAndTokens) {
 /// Random operators parse, make tasks of the three kinds, and are the same
 /// for the same seed.
 TEST_F(DatasetTest, RandomTasks) {
-  std::string source = makeRandomTaskModule(12, 5);
-  EXPECT_EQ(source, makeRandomTaskModule(12, 5));
-  EXPECT_NE(source, makeRandomTaskModule(12, 6));
-  OwningOpRef<ModuleOp> random = parseSourceString<ModuleOp>(source, &context);
-  ASSERT_TRUE(random);
-  llvm::Expected<std::vector<TuningTask>> tasks =
-      extractTasks(*random, &context);
-  ASSERT_TRUE(static_cast<bool>(tasks)) << llvm::toString(tasks.takeError());
+  std::string text = makeRandomTaskModule(12, 5);
+  EXPECT_EQ(text, makeRandomTaskModule(12, 5));
+  EXPECT_NE(text, makeRandomTaskModule(12, 6));
+  TaskModule random(text);
   std::set<std::string> kinds;
-  for (const TuningTask &task : *tasks)
+  for (const TuningTask &task : random.tasks)
     kinds.insert(task.opKind);
   EXPECT_EQ(kinds, (std::set<std::string>{"conv_2d_nchw_fchw",
                                           "depthwise_conv_2d_nchw_chw",
                                           "matmul"}));
-  EXPECT_GE(tasks->size(), 10u);
+  EXPECT_GE(random.tasks.size(), 10u);
 }
 
 } // namespace

@@ -4,18 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tessel/InitAllDialects.h"
-#include "tessel/Tuning/Measure/Measurer.h"
+#include "../Tuner/FakeMeasurer.h"
+#include "FasorTestUtils.h"
+
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Strategies/Fasor/Actions.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 #include "tessel/Tuning/Tuner/Tuner.h"
 
 #include "mlir/AsmParser/AsmParser.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/xxhash.h"
 
 #include "gtest/gtest.h"
 
@@ -25,49 +23,10 @@ using namespace mlir::tessel::fasor;
 
 namespace {
 
-constexpr StringLiteral kMatmul = R"mlir(
-func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>) -> tensor<256x512xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<256x512xf32>
-  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x512xf32>) outs(%i : tensor<256x512xf32>) -> tensor<256x512xf32>
-  return %m : tensor<256x512xf32>
-}
-)mlir";
-
-/// Times a candidate by a hash of its key: 1 to 100 us, the same every time.
-double fakeMicroseconds(llvm::StringRef key) {
-  return 1 + static_cast<double>(llvm::xxh3_64bits(key) % 9901) / 100;
-}
-
-class FakeMeasurer : public Measurer {
-public:
-  std::string name() const override { return "sim:fake-gpu"; }
-  bool isSimulated() const override { return true; }
-  std::vector<MeasureResult>
-  measure(llvm::ArrayRef<MeasureCandidate> candidates) override {
-    std::vector<MeasureResult> results;
-    for (const MeasureCandidate &candidate : candidates) {
-      MeasureResult result;
-      result.key = candidate.key;
-      result.simulated = true;
-      result.timing =
-          TimingStats::fromSamples({fakeMicroseconds(candidate.key)});
-      results.push_back(result);
-    }
-    return results;
-  }
-};
-
 class FasorStrategyTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(kMatmul, &context);
-    ASSERT_TRUE(module);
+    ASSERT_TRUE(source.module);
     auto found = findDevice("h100");
     ASSERT_TRUE(static_cast<bool>(found)) << llvm::toString(found.takeError());
     environment.measurer = &measurer;
@@ -98,8 +57,9 @@ protected:
     return records ? *records : std::vector<MeasurementRecord>();
   }
 
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
+  TaskModule source{kMatmulModule};
+  MLIRContext &context = source.context;
+  ModuleOp module = *source.module;
   FakeMeasurer measurer;
   TuneEnvironment environment;
   TuneOptions options;
@@ -116,7 +76,7 @@ TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
   int rounds = 0;
   TuneCallbacks callbacks;
   callbacks.onRound = [&](const TuneProgress &) { ++rounds; };
-  auto result = tune(*module, options, *db, callbacks, environment);
+  auto result = tune(module, options, *db, callbacks, environment);
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
   EXPECT_EQ(result->trials, 6);
   EXPECT_EQ(rounds, 6);
@@ -124,11 +84,10 @@ TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
   ASSERT_EQ(records.size(), 7u);
 
   // Every move is one action of the space of the best schedule so far.
-  llvm::Expected<std::vector<TuningTask>> tasks =
-      extractTasks(*module, &context);
-  ASSERT_TRUE(static_cast<bool>(tasks)) << llvm::toString(tasks.takeError());
+  std::vector<TuningTask> tasks = source.extract();
+  ASSERT_EQ(tasks.size(), 1u);
   TaskSearchState state =
-      TaskSearchState::create(tasks->front(), *environment.device, 1);
+      TaskSearchState::create(tasks.front(), *environment.device, 1);
   auto parse = [&](const MeasurementRecord &record) {
     auto sketch = cast<SketchAttr>(parseAttribute(record.sketch, &context));
     auto config = cast<ConfigAttr>(parseAttribute(record.config, &context));
@@ -162,7 +121,7 @@ TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
   }
 
   // The same seed: the same walk.
-  auto again = tune(*module, options, *db, {}, environment);
+  auto again = tune(module, options, *db, {}, environment);
   ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
   std::vector<MeasurementRecord> second = getRecords(again->runId);
   ASSERT_EQ(second.size(), records.size());
@@ -172,13 +131,13 @@ TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
 
 TEST_F(FasorStrategyTest, BadFilesAreErrors) {
   options.strategy = "fasor model=/nonexistent/model.pt";
-  auto result = tune(*module, options, *db, {}, environment);
+  auto result = tune(module, options, *db, {}, environment);
   ASSERT_FALSE(static_cast<bool>(result));
   EXPECT_NE(llvm::toString(result.takeError())
                 .find("fasor: loading the model from /nonexistent/model.pt"),
             std::string::npos);
   options.strategy = "fasor sensitivity=/nonexistent/table.json";
-  result = tune(*module, options, *db, {}, environment);
+  result = tune(module, options, *db, {}, environment);
   ASSERT_FALSE(static_cast<bool>(result));
   EXPECT_EQ(llvm::toString(result.takeError()),
             "fasor: cannot read /nonexistent/table.json: No such file or "

@@ -20,29 +20,75 @@ namespace mlir {
 namespace tessel {
 namespace fasor {
 
-/// A simulated dataset of random operators: `count` of them drawn with
-/// `seed` (makeRandomTaskModule), `schedulesPerTask` schedules each, timed
-/// on `device`. Fails the test when any step fails (then `schedules` is
-/// empty).
-class RandomDataset {
+/// A 256x512x128 matmul with its fill: one task.
+constexpr llvm::StringLiteral kMatmulModule = R"mlir(
+func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>) -> tensor<256x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x512xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x512xf32>) outs(%i : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %m : tensor<256x512xf32>
+}
+)mlir";
+
+/// The matmul of kMatmulModule and a 3x3 convolution: two tasks.
+constexpr llvm::StringLiteral kTwoTaskModule = R"mlir(
+func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>, %x: tensor<1x16x34x34xf32>, %w: tensor<32x16x3x3xf32>) -> (tensor<256x512xf32>, tensor<1x32x32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x512xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x512xf32>) outs(%i : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %e2 = tensor.empty() : tensor<1x32x32x32xf32>
+  %i2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x16x34x34xf32>, tensor<32x16x3x3xf32>) outs(%i2 : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  return %m, %c : tensor<256x512xf32>, tensor<1x32x32x32xf32>
+}
+)mlir";
+
+/// `source` parsed in a context with every dialect, and its tasks. Fails
+/// the test when it does not parse or has no tasks.
+class TaskModule {
 public:
-  RandomDataset(int64_t count, uint64_t seed, llvm::StringRef device,
-                int64_t schedulesPerTask) {
+  explicit TaskModule(llvm::StringRef source) {
     DialectRegistry registry;
     registerAllDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(makeRandomTaskModule(count, seed),
-                                         &context);
+    module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     if (!module)
       return;
     auto extracted = extractTasks(*module, &context);
     EXPECT_TRUE(static_cast<bool>(extracted))
         << llvm::toString(extracted.takeError());
-    if (!extracted)
+    if (extracted)
+      tasks = std::move(*extracted);
+  }
+
+  /// Fresh tasks of the module (a strategy run consumes its tasks).
+  std::vector<TuningTask> extract() {
+    auto extracted = extractTasks(*module, &context);
+    EXPECT_TRUE(static_cast<bool>(extracted))
+        << llvm::toString(extracted.takeError());
+    return extracted ? std::move(*extracted) : std::vector<TuningTask>();
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  std::vector<TuningTask> tasks;
+};
+
+/// A simulated dataset of random operators: `count` of them drawn with
+/// `seed` (makeRandomTaskModule), `schedulesPerTask` schedules each, timed
+/// on `device`. Fails the test when any step fails (then `schedules` is
+/// empty).
+class RandomDataset : public TaskModule {
+public:
+  RandomDataset(int64_t count, uint64_t seed, llvm::StringRef device,
+                int64_t schedulesPerTask)
+      : TaskModule(makeRandomTaskModule(count, seed)) {
+    if (tasks.empty())
       return;
-    tasks = std::move(*extracted);
     llvm::Expected<DeviceDescription> found = findDevice(device);
     EXPECT_TRUE(static_cast<bool>(found)) << llvm::toString(found.takeError());
     if (!found)
@@ -55,9 +101,6 @@ public:
       schedules = std::move(*built);
   }
 
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-  std::vector<TuningTask> tasks;
   std::vector<LabeledSchedule> schedules;
 };
 

@@ -5,10 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Strategies/Fasor/Sensitivity.h"
-#include "tessel/InitAllDialects.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
+#include "FasorTestUtils.h"
 
 #include "gtest/gtest.h"
 
@@ -18,47 +15,22 @@ using namespace mlir::tessel::fasor;
 
 namespace {
 
-constexpr StringLiteral kTwoTasks = R"mlir(
-func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>, %x: tensor<1x16x34x34xf32>, %w: tensor<32x16x3x3xf32>) -> (tensor<256x512xf32>, tensor<1x32x32x32xf32>) {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<256x512xf32>
-  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x512xf32>) outs(%i : tensor<256x512xf32>) -> tensor<256x512xf32>
-  %e2 = tensor.empty() : tensor<1x32x32x32xf32>
-  %i2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
-  %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x16x34x34xf32>, tensor<32x16x3x3xf32>) outs(%i2 : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
-  return %m, %c : tensor<256x512xf32>, tensor<1x32x32x32xf32>
-}
-)mlir";
-
 class SensitivityTest : public ::testing::Test {
 protected:
-  SensitivityTest() {
-    DialectRegistry registry;
-    registerAllDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-    module = parseSourceString<ModuleOp>(kTwoTasks, &context);
-    EXPECT_TRUE(module);
-  }
-
   SensitivityTable measure(uint64_t seed) {
-    llvm::Expected<std::vector<TuningTask>> tasks =
-        extractTasks(*module, &context);
-    EXPECT_TRUE(static_cast<bool>(tasks)) << llvm::toString(tasks.takeError());
+    std::vector<TuningTask> tasks = source.extract();
     llvm::Expected<DeviceDescription> v100 = findDevice("v100");
     EXPECT_TRUE(static_cast<bool>(v100)) << llvm::toString(v100.takeError());
     SensitivityOptions options;
     options.startsPerTask = 4;
     options.seed = seed;
     llvm::Expected<SensitivityTable> table =
-        measureSensitivity(*tasks, *v100, options);
+        measureSensitivity(tasks, *v100, options);
     EXPECT_TRUE(static_cast<bool>(table)) << llvm::toString(table.takeError());
     return table ? *table : SensitivityTable();
   }
 
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
+  TaskModule source{kTwoTaskModule};
 };
 
 /// The knob primitives get entries, scores move by fractions of a peak, and
