@@ -105,9 +105,11 @@ public:
                       llvm::ArrayRef<Trial> trials) override;
 
 private:
-  /// The schedule's tokens, flattened: the DQN's state.
-  std::optional<Features> getState(const TaskSearchState &state,
-                                   const Candidate &candidate) const;
+  /// The candidate's tokens (none when it cannot be encoded).
+  std::optional<Tokens> encode(const TaskSearchState &state,
+                               const Candidate &candidate) const;
+  /// The model's prediction for one encoded schedule, or `fallback`.
+  Prediction predictOne(const Tokens &tokens, Prediction fallback) const;
   /// The model's predictions for `candidates` (nullopt entries for those it
   /// cannot encode).
   std::vector<std::optional<Prediction>>
@@ -136,9 +138,18 @@ private:
 
 } // namespace
 
-std::optional<Features>
-FasorStrategy::getState(const TaskSearchState &state,
-                        const Candidate &candidate) const {
+/// The DQN's state: a schedule's tokens, flattened to a fixed width.
+static Features flatten(const Tokens &tokens) {
+  Features flat;
+  for (const std::vector<float> &token : tokens)
+    flat.insert(flat.end(), token.begin(), token.end());
+  flat.resize(kTokensPerSchedule * kTokenWidth, 0);
+  return flat;
+}
+
+std::optional<Tokens>
+FasorStrategy::encode(const TaskSearchState &state,
+                      const Candidate &candidate) const {
   llvm::Expected<Tokens> tokens =
       encodeSchedule(state.spaces[candidate.space].getOp(), state.consumers,
                      candidate.sketch, candidate.config, device);
@@ -146,11 +157,18 @@ FasorStrategy::getState(const TaskSearchState &state,
     llvm::consumeError(tokens.takeError());
     return std::nullopt;
   }
-  Features flat;
-  for (const std::vector<float> &token : *tokens)
-    flat.insert(flat.end(), token.begin(), token.end());
-  flat.resize(kTokensPerSchedule * kTokenWidth, 0);
-  return flat;
+  return std::move(*tokens);
+}
+
+Prediction FasorStrategy::predictOne(const Tokens &tokens,
+                                     Prediction fallback) const {
+  llvm::Expected<std::vector<Prediction>> predictions =
+      model.predict(llvm::ArrayRef<Tokens>(tokens));
+  if (!predictions) {
+    llvm::consumeError(predictions.takeError());
+    return fallback;
+  }
+  return predictions->front();
 }
 
 std::vector<std::optional<Prediction>>
@@ -160,15 +178,10 @@ FasorStrategy::predict(const TaskSearchState &state,
   std::vector<Tokens> schedules;
   std::vector<size_t> where;
   for (auto [index, candidate] : llvm::enumerate(candidates)) {
-    llvm::Expected<Tokens> tokens =
-        encodeSchedule(state.spaces[candidate.space].getOp(), state.consumers,
-                       candidate.sketch, candidate.config, device);
-    if (!tokens) {
-      llvm::consumeError(tokens.takeError());
-      continue;
+    if (std::optional<Tokens> tokens = encode(state, candidate)) {
+      schedules.push_back(std::move(*tokens));
+      where.push_back(index);
     }
-    schedules.push_back(std::move(*tokens));
-    where.push_back(index);
   }
   llvm::Expected<std::vector<Prediction>> predictions =
       model.predict(schedules);
@@ -213,13 +226,12 @@ std::vector<Candidate> FasorStrategy::propose(TaskSearchState &state,
        step < stepsPerRound && static_cast<int>(pool.size()) < candidateCount;
        ++step) {
     const SearchSpace &space = state.spaces[current.space];
-    std::optional<Features> features = getState(state, current);
-    if (!features)
+    std::optional<Tokens> tokens = encode(state, current);
+    if (!tokens)
       break;
-    std::vector<std::optional<Prediction>> startPrediction =
-        predict(state, {current});
+    std::optional<Features> features = flatten(*tokens);
     Prediction prediction =
-        startPrediction.front().value_or(Prediction{currentLatency, 0, 0});
+        predictOne(*tokens, Prediction{currentLatency, 0, 0});
     std::vector<Action> actions =
         enumerateActions(space, choosePrimitives(prediction));
     // The children: every applicable action's config, ordered by Q.
@@ -301,9 +313,9 @@ llvm::Error FasorStrategy::observe(TaskSearchState &state,
     if (origin == origins.end() || !trial.result.isOk())
       continue;
     double latency = trial.result.timing.medianUs;
-    std::vector<std::optional<Prediction>> prediction =
-        predict(state, {trial.candidate});
-    Prediction scores = prediction.front().value_or(Prediction{latency, 0, 0});
+    std::optional<Tokens> tokens = encode(state, trial.candidate);
+    Prediction scores = tokens ? predictOne(*tokens, Prediction{latency, 0, 0})
+                               : Prediction{latency, 0, 0};
     double reward =
         computeReward(origin->second.parentLatencyUs, latency,
                       scores.computeBound, scores.memoryBound, iteration,
@@ -312,8 +324,8 @@ llvm::Error FasorStrategy::observe(TaskSearchState &state,
     transition.state = origin->second.state;
     transition.action = origin->second.action;
     transition.reward = reward;
-    if (std::optional<Features> next = getState(state, trial.candidate)) {
-      transition.nextState = std::move(*next);
+    if (tokens) {
+      transition.nextState = flatten(*tokens);
       const SearchSpace &space = state.spaces[trial.candidate.space];
       for (const Action &action :
            enumerateActions(space, choosePrimitives(scores)))
@@ -324,17 +336,9 @@ llvm::Error FasorStrategy::observe(TaskSearchState &state,
     }
     if (llvm::Error error = agent.remember(std::move(transition)))
       return error;
-    if (freshModel) {
-      llvm::Expected<Tokens> tokens = encodeSchedule(
-          state.spaces[trial.candidate.space].getOp(), state.consumers,
-          trial.candidate.sketch, trial.candidate.config, device);
-      if (tokens)
-        measured.push_back(
-            {std::move(*tokens),
-             {latency, scores.memoryBound, scores.computeBound}});
-      else
-        llvm::consumeError(tokens.takeError());
-    }
+    if (freshModel && tokens)
+      measured.push_back({std::move(*tokens),
+                          {latency, scores.memoryBound, scores.computeBound}});
   }
   for (int i = 0; i < 4; ++i) {
     llvm::Expected<std::optional<double>> loss = agent.trainStep();

@@ -18,10 +18,6 @@ using namespace mlir;
 using namespace mlir::tessel;
 using namespace mlir::tessel::fasor;
 
-static constexpr Primitive kAllPrimitives[] = {
-    Primitive::Split,     Primitive::Fuse,         Primitive::Vectorization,
-    Primitive::Reorder,   Primitive::Unrolling,    Primitive::Parallel,
-    Primitive::ComputeAt, Primitive::ComputeInline};
 
 llvm::Expected<SensitivityTable>
 mlir::tessel::fasor::measureSensitivity(std::vector<TuningTask> &tasks,
@@ -95,10 +91,7 @@ mlir::tessel::fasor::sensitivityFromJSON(const llvm::json::Value &value) {
     return llvm::createStringError("sensitivity table: not a JSON object");
   SensitivityTable table;
   for (const auto &[key, entry] : *object) {
-    std::optional<Primitive> primitive;
-    for (Primitive candidate : kAllPrimitives)
-      if (getPrimitiveName(candidate) == key.str())
-        primitive = candidate;
+    std::optional<Primitive> primitive = parsePrimitiveName(key);
     if (!primitive)
       return llvm::createStringError("sensitivity table: unknown primitive '" +
                                      key.str() + "'");

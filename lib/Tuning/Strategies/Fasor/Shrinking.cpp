@@ -9,6 +9,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <iterator>
 #include <numeric>
 
 using namespace mlir::tessel::fasor;
@@ -41,6 +42,14 @@ Bottleneck mlir::tessel::fasor::classifyBottleneck(double memoryBound,
                                      : Bottleneck::Compute;
 }
 
+std::optional<Primitive>
+mlir::tessel::fasor::parsePrimitiveName(llvm::StringRef name) {
+  for (Primitive primitive : kAllPrimitives)
+    if (getPrimitiveName(primitive) == name)
+      return primitive;
+  return std::nullopt;
+}
+
 static llvm::Error checkCount(int np) {
   if (np < 5 || np > kNumPrimitives)
     return llvm::createStringError(
@@ -58,9 +67,8 @@ mlir::tessel::fasor::selectPrimitives(const SensitivityTable &table,
     auto found = table.find(primitive);
     return found == table.end() ? Sensitivity() : found->second;
   };
-  std::vector<Primitive> order;
-  for (int i = 0; i < kNumPrimitives; ++i)
-    order.push_back(static_cast<Primitive>(i));
+  std::vector<Primitive> order(std::begin(kAllPrimitives),
+                               std::end(kAllPrimitives));
   std::stable_sort(order.begin(), order.end(), [&](Primitive a, Primitive b) {
     Sensitivity sa = sensitivity(a), sb = sensitivity(b);
     bool memory = bottleneck == Bottleneck::Memory;
@@ -80,9 +88,8 @@ llvm::Expected<std::vector<Primitive>>
 mlir::tessel::fasor::selectRandomPrimitives(int np, std::mt19937 &rng) {
   if (llvm::Error error = checkCount(np))
     return std::move(error);
-  std::vector<Primitive> order;
-  for (int i = 0; i < kNumPrimitives; ++i)
-    order.push_back(static_cast<Primitive>(i));
+  std::vector<Primitive> order(std::begin(kAllPrimitives),
+                               std::end(kAllPrimitives));
   // Fisher-Yates with the generator's own draws (std::shuffle's are
   // implementation-defined).
   for (int i = kNumPrimitives - 1; i > 0; --i)

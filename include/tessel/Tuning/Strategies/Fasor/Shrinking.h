@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -44,6 +45,13 @@ constexpr int kNumPrimitives = 8;
 
 /// The primitive's name in Tab. 1 ("split", "compute_at", ...).
 llvm::StringRef getPrimitiveName(Primitive primitive);
+/// The primitive named `name` by getPrimitiveName, if any.
+std::optional<Primitive> parsePrimitiveName(llvm::StringRef name);
+/// Every primitive, in Tab. 1's order.
+constexpr Primitive kAllPrimitives[kNumPrimitives] = {
+    Primitive::Split,     Primitive::Fuse,      Primitive::Vectorization,
+    Primitive::Reorder,   Primitive::Unrolling, Primitive::Parallel,
+    Primitive::ComputeAt, Primitive::ComputeInline};
 
 /// How much MS and CS change (mean absolute change) when the primitive
 /// moves with the rest of the schedule fixed.
