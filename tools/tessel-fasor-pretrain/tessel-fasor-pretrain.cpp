@@ -22,6 +22,10 @@
 // each primitive, and the mean change of MS and CS per primitive, written
 // as JSON.
 //
+// With --emit-random-tasks, the random operators as an MLIR module instead:
+// the tasks of the DQN's offline pretraining, a `tessel-tune` run of
+// `fasor save-dqn=` on the source device (docs/Fasor.md).
+//
 // Every label comes from the simulator: the dataset, the R^2 and the table
 // are SIMULATED.
 //
@@ -79,6 +83,11 @@ static cl::opt<bool> sensitivity(
     cl::desc("Measure the offline sensitivity table of the primitives "
              "instead of training; -o gets it as JSON"),
     cl::cat(toolCategory));
+static cl::opt<bool> emitRandomTasks(
+    "emit-random-tasks",
+    cl::desc("Write the --random-tasks operators as an MLIR module to -o "
+             "instead of training"),
+    cl::cat(toolCategory));
 static cl::opt<int64_t>
     startsPerTask("starts-per-task", cl::init(8),
                   cl::desc("With --sensitivity: start schedules per task"),
@@ -99,6 +108,17 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(argc, argv, "Pretrain Fasor's cost model\n");
   auto start = std::chrono::steady_clock::now();
+
+  if (emitRandomTasks) {
+    if (randomTasks <= 0)
+      return fail("--emit-random-tasks needs --random-tasks > 0");
+    std::error_code ec;
+    llvm::raw_fd_ostream out(outputFile, ec);
+    if (ec)
+      return fail("cannot write " + outputFile + ": " + ec.message());
+    out << makeRandomTaskModule(randomTasks, seed);
+    return 0;
+  }
 
   llvm::Expected<DeviceDescription> device = findDevice(deviceId);
   if (!device)

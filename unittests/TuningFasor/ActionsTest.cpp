@@ -151,6 +151,59 @@ TEST_F(ActionsTest, Apply) {
       applyAction(*space, unrolled, {Primitive::Unrolling, 0, 0, 0, 0, 1}));
 }
 
+/// Wide moves: every prime divisor but 2, and 4 and 8, of a loop's extent,
+/// between the levels a factor-2 move could take. The matmul's extents are
+/// powers of two: factors 4 and 8 only.
+TEST_F(ActionsTest, WideMoves) {
+  const SearchSpace *space = getStagedSpace();
+  ASSERT_NE(space, nullptr);
+  std::vector<Action> wide = enumerateWideActions(
+      *space, {Primitive::Split, Primitive::Unrolling, Primitive::Parallel});
+  EXPECT_EQ(wide.size(), 2u * (12u + 12u + 6u) + 2u * (8u + 8u));
+  for (const Action &action : wide)
+    EXPECT_TRUE(action.factor == 4 || action.factor == 8) << action.describe();
+  ConfigAttr start =
+      config({{4, 1, 8, 4, 2}, {4, 1, 16, 4, 2}, {16, 8, 1}}, 64, {1, 1});
+  // Four times fewer blocks along m, four times the threads.
+  Action byFour{Primitive::Parallel, 0, 0, 2, 0, 0, 4};
+  EXPECT_EQ(byFour.describe(), "parallel loop 0: level 0 -> 2 (x4)");
+  std::optional<ConfigAttr> moved = applyAction(*space, start, byFour);
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->getLoopTiles(0), ArrayRef<int64_t>({1, 1, 32, 4, 2}));
+  // 4 does not divide the 2 of level 4.
+  EXPECT_FALSE(
+      applyAction(*space, start, {Primitive::Split, 0, 4, 2, 0, 0, 4}));
+  // The factor is the last feature: log2(factor) - 1.
+  EXPECT_EQ(encodeAction(byFour)[kActionFeatures - 1], 1);
+  EXPECT_EQ(
+      encodeAction({Primitive::Parallel, 0, 0, 2, 0, 0})[kActionFeatures - 1],
+      0);
+
+  // The convolution's 3x3 window loops move their 3 between levels.
+  TaskModule twoTasks{kTwoTaskModule};
+  llvm::Expected<DeviceDescription> v100 = findDevice("v100");
+  ASSERT_TRUE(static_cast<bool>(v100)) << llvm::toString(v100.takeError());
+  TaskSearchState conv =
+      TaskSearchState::create(twoTasks.tasks[1], *v100, /*rngSeed=*/1);
+  ASSERT_FALSE(conv.spaces.empty());
+  int movedThree = 0;
+  for (const Candidate &sample : sampleUnseen(conv, 16)) {
+    const SearchSpace &convSpace = conv.spaces[sample.space];
+    for (const Action &action :
+         enumerateWideActions(convSpace, {Primitive::Split})) {
+      if (action.factor != 3)
+        continue;
+      EXPECT_EQ(convSpace.getLoopNest().extents[action.loop], 3);
+      if (std::optional<ConfigAttr> result =
+              applyAction(convSpace, sample.config, action)) {
+        EXPECT_TRUE(succeeded(convSpace.check(*result)));
+        ++movedThree;
+      }
+    }
+  }
+  EXPECT_GT(movedThree, 0);
+}
+
 /// From sampled configs of every sketch, every applicable action gives a
 /// config of the space with the loops' extents unchanged.
 TEST_F(ActionsTest, MovesStayInTheSpace) {

@@ -8,6 +8,7 @@
 #include "FasorTestUtils.h"
 
 #include "tessel/Tuning/Records/RecordsDatabase.h"
+#include "tessel/Tuning/Strategies/Eto/TopKStrategy.h"
 #include "tessel/Tuning/Strategies/Fasor/Actions.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 #include "tessel/Tuning/Tuner/Tuner.h"
@@ -16,6 +17,8 @@
 #include "llvm/Support/FileSystem.h"
 
 #include "gtest/gtest.h"
+
+#include <set>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -47,6 +50,24 @@ protected:
   void TearDown() override {
     db.reset();
     llvm::sys::fs::remove(dbPath);
+    for (const std::string &other : otherPaths)
+      llvm::sys::fs::remove(other);
+  }
+
+  /// Another empty records database, removed after the test.
+  std::unique_ptr<RecordsDatabase> openOtherDatabase() {
+    llvm::SmallString<128> path;
+    if (llvm::sys::fs::createTemporaryFile("fasor-test", "db", path))
+      return nullptr;
+    otherPaths.push_back(path.str().str());
+    llvm::sys::fs::remove(path);
+    auto opened =
+        RecordsDatabase::open(path, RecordsDatabase::OpenMode::CreateOrOpen);
+    if (!opened) {
+      ADD_FAILURE() << llvm::toString(opened.takeError());
+      return nullptr;
+    }
+    return std::move(*opened);
   }
 
   /// The run's records, oldest first, as "sketch config" keys.
@@ -64,6 +85,7 @@ protected:
   TuneEnvironment environment;
   TuneOptions options;
   std::string dbPath;
+  std::vector<std::string> otherPaths;
   std::unique_ptr<RecordsDatabase> db;
 };
 
@@ -120,13 +142,145 @@ TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
     }
   }
 
-  // The same seed: the same walk.
-  auto again = tune(module, options, *db, {}, environment);
+  // The same seed: the same walk (in a database without the first run,
+  // whose best schedule would be this run's start point).
+  std::unique_ptr<RecordsDatabase> otherDb = openOtherDatabase();
+  ASSERT_TRUE(otherDb);
+  auto again = tune(module, options, *otherDb, {}, environment);
   ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
-  std::vector<MeasurementRecord> second = getRecords(again->runId);
-  ASSERT_EQ(second.size(), records.size());
+  auto second = otherDb->getRunMeasurements(again->runId);
+  ASSERT_TRUE(static_cast<bool>(second)) << llvm::toString(second.takeError());
+  ASSERT_EQ(second->size(), records.size());
   for (size_t i = 0; i < records.size(); ++i)
-    EXPECT_EQ(second[i].config, records[i].config) << "trial " << i;
+    EXPECT_EQ((*second)[i].config, records[i].config) << "trial " << i;
+}
+
+/// The best schedule of the run's best record of a task, and whether it is
+/// faster than the run's first (default) record.
+static std::pair<std::string, bool>
+getBestConfig(llvm::ArrayRef<MeasurementRecord> records) {
+  const MeasurementRecord *best = &records.front();
+  for (const MeasurementRecord &record : records)
+    if (record.timing.medianUs < best->timing.medianUs)
+      best = &record;
+  return {best->config, best != &records.front()};
+}
+
+/// Start points from the records database: a second run of the same task
+/// measures the first run's best schedule right after its default one (an
+/// exact hit); a similar matmul (its extents ranked alike) measures that
+/// schedule moved to its extents (adaptConfig); start-points=false starts
+/// from the default schedule.
+TEST_F(FasorStrategyTest, StartsFromTheRecordsDatabase) {
+  options.strategy = "fasor";
+  auto first = tune(module, options, *db, {}, environment);
+  ASSERT_TRUE(static_cast<bool>(first)) << llvm::toString(first.takeError());
+  std::vector<MeasurementRecord> firstRecords = getRecords(first->runId);
+  auto [bestConfig, tuned] = getBestConfig(firstRecords);
+  ASSERT_TRUE(tuned) << "the fake timings should beat the default";
+
+  options.seed = 10;
+  auto exact = tune(module, options, *db, {}, environment);
+  ASSERT_TRUE(static_cast<bool>(exact)) << llvm::toString(exact.takeError());
+  std::vector<MeasurementRecord> exactRecords = getRecords(exact->runId);
+  ASSERT_GE(exactRecords.size(), 2u);
+  EXPECT_EQ(exactRecords[1].config, bestConfig);
+
+  // The similar task starts from the best of both runs.
+  firstRecords.insert(firstRecords.end(), exactRecords.begin(),
+                      exactRecords.end());
+  bestConfig = getBestConfig(firstRecords).first;
+
+  TaskModule similar{kSimilarMatmulModule};
+  ASSERT_TRUE(similar.module);
+  auto adapted = tune(*similar.module, options, *db, {}, environment);
+  ASSERT_TRUE(static_cast<bool>(adapted))
+      << llvm::toString(adapted.takeError());
+  std::vector<MeasurementRecord> adaptedRecords = getRecords(adapted->runId);
+  ASSERT_GE(adaptedRecords.size(), 2u);
+  std::vector<TuningTask> tasks = similar.extract();
+  ASSERT_EQ(tasks.size(), 1u);
+  TaskSearchState state =
+      TaskSearchState::create(tasks.front(), *environment.device, 1);
+  auto sketch = cast<SketchAttr>(
+      parseAttribute(adaptedRecords[1].sketch, &similar.context));
+  std::optional<unsigned> space = findMatchingSpace(state, sketch);
+  ASSERT_TRUE(space);
+  auto stored = cast<ConfigAttr>(parseAttribute(bestConfig, &similar.context));
+  std::optional<ConfigAttr> expected =
+      adaptConfig(state.spaces[*space], stored);
+  ASSERT_TRUE(expected);
+  std::string expectedText;
+  llvm::raw_string_ostream os(expectedText);
+  os << *expected;
+  EXPECT_EQ(adaptedRecords[1].config, expectedText);
+
+  options.strategy = "fasor start-points=false";
+  auto fromDefault = tune(*similar.module, options, *db, {}, environment);
+  ASSERT_TRUE(static_cast<bool>(fromDefault))
+      << llvm::toString(fromDefault.takeError());
+  std::vector<MeasurementRecord> defaultRecords =
+      getRecords(fromDefault->runId);
+  ASSERT_GE(defaultRecords.size(), 2u);
+  EXPECT_NE(defaultRecords[1].config, expectedText);
+}
+
+/// The ablations run through tune(): simulated annealing instead of the
+/// DQN (in quality mode, where it walks), XGBoost instead of the
+/// Transformer; each measures a move from the best schedule so far.
+TEST_F(FasorStrategyTest, Ablations) {
+  for (const char *strategy :
+       {"fasor explorer=sa mode=quality steps=3", "fasor cost-model=xgboost",
+        "fasor explorer=sa cost-model=xgboost start-points=false"}) {
+    options.strategy = strategy;
+    options.trials = 12;
+    auto result = tune(module, options, *db, {}, environment);
+    ASSERT_TRUE(static_cast<bool>(result))
+        << strategy << ": " << llvm::toString(result.takeError());
+    EXPECT_EQ(result->trials, 12) << strategy;
+    std::vector<MeasurementRecord> records = getRecords(result->runId);
+    std::set<std::string> configs;
+    for (const MeasurementRecord &record : records)
+      configs.insert(record.config);
+    EXPECT_EQ(configs.size(), records.size()) << strategy;
+  }
+  options.strategy = "fasor cost-model=xgboost model=models/fasor-v100.pt";
+  auto result = tune(module, options, *db, {}, environment);
+  ASSERT_FALSE(static_cast<bool>(result));
+  EXPECT_EQ(llvm::toString(result.takeError()),
+            "fasor: model= is a Transformer; cost-model=xgboost trains its "
+            "own");
+}
+
+/// save-dqn= writes the run's DQN; dqn= starts a run from it (the DQN's
+/// offline pretraining); the same seed and the saved DQN give the same
+/// records twice.
+TEST_F(FasorStrategyTest, SavesAndLoadsTheDqn) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("fasor-dqn", "pt", path));
+  std::string dqnPath = path.str().str();
+  options.strategy = "fasor save-dqn=" + dqnPath;
+  options.trials = 12;
+  auto saved = tune(module, options, *db, {}, environment);
+  ASSERT_TRUE(static_cast<bool>(saved)) << llvm::toString(saved.takeError());
+  options.strategy = "fasor start-points=false dqn=" + dqnPath;
+  std::vector<std::string> configs[2];
+  for (std::vector<std::string> &run : configs) {
+    auto loaded = tune(module, options, *db, {}, environment);
+    ASSERT_TRUE(static_cast<bool>(loaded))
+        << llvm::toString(loaded.takeError());
+    for (const MeasurementRecord &record : getRecords(loaded->runId))
+      run.push_back(record.config);
+  }
+  EXPECT_EQ(configs[0], configs[1]);
+  EXPECT_EQ(configs[0].size(), 13u);
+  llvm::sys::fs::remove(dqnPath);
+
+  options.strategy = "fasor dqn=/nonexistent/dqn.pt";
+  auto missing = tune(module, options, *db, {}, environment);
+  ASSERT_FALSE(static_cast<bool>(missing));
+  EXPECT_NE(llvm::toString(missing.takeError()).find("/nonexistent/dqn.pt"),
+            std::string::npos);
 }
 
 TEST_F(FasorStrategyTest, BadFilesAreErrors) {

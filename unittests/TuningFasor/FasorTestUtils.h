@@ -31,6 +31,18 @@ func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>) -> tensor<256x512
 }
 )mlir";
 
+/// A matmul whose extents (m 512, n 1024, k 64) rank as kMatmulModule's
+/// (256, 512, 128) do: Spearman similarity 1.
+constexpr llvm::StringLiteral kSimilarMatmulModule = R"mlir(
+func.func @f(%a: tensor<512x64xf32>, %b: tensor<64x1024xf32>) -> tensor<512x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x1024xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<512x64xf32>, tensor<64x1024xf32>) outs(%i : tensor<512x1024xf32>) -> tensor<512x1024xf32>
+  return %m : tensor<512x1024xf32>
+}
+)mlir";
+
 /// The matmul of kMatmulModule and a 3x3 convolution: two tasks.
 constexpr llvm::StringLiteral kTwoTaskModule = R"mlir(
 func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>, %x: tensor<1x16x34x34xf32>, %w: tensor<32x16x3x3xf32>) -> (tensor<256x512xf32>, tensor<1x32x32x32xf32>) {

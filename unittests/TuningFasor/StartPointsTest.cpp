@@ -115,6 +115,19 @@ TEST(StartPointsTest, Lookup) {
   StartPointDatabase::Lookup otherTarget = database.lookup(
       {"t4", "matmul 64x4096x256", "matmul", {64, 4096, 256}});
   EXPECT_EQ(otherTarget.match, StartPointDatabase::Match::Default);
+
+  // lookupSimilar never answers with the key's own entry: B's own key
+  // finds no other task ranked like it.
+  StartPointKey b{"h100", "matmul 64x4096x256", "matmul", {64, 4096, 256}};
+  EXPECT_EQ(database.lookup(b).match, StartPointDatabase::Match::Exact);
+  EXPECT_EQ(database.lookupSimilar(b).match,
+            StartPointDatabase::Match::Default);
+  database.insert(makePoint("h100", "matmul 32x2048x128", "matmul",
+                            {32, 2048, 128}, "E", 2));
+  StartPointDatabase::Lookup other = database.lookupSimilar(b);
+  EXPECT_EQ(other.match, StartPointDatabase::Match::Similar);
+  ASSERT_TRUE(other.point);
+  EXPECT_EQ(other.point->config, "E");
 }
 
 /// Start points filled from a records database: the fastest ok schedule of

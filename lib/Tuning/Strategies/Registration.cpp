@@ -119,6 +119,7 @@ tessel::createSearchDriver(const StrategySpecs &specs,
     StrategyEnvironment environment;
     environment.device = device;
     environment.seed = seed;
+    environment.scheduler = scheduler.str();
     return parsed->info->createDriver(*parsed->options, std::move(environment));
   }
   auto strategy = createStrategy(specs, device, seed);

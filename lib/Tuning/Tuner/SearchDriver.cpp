@@ -47,8 +47,10 @@ namespace {
 class SchedulerDriver : public SearchDriver {
 public:
   SchedulerDriver(std::unique_ptr<SearchStrategy> strategy,
-                  TaskSchedulerOptions::Kind kind, uint64_t seed)
-      : strategy(std::move(strategy)), kind(kind), seed(seed) {}
+                  TaskSchedulerOptions::Kind kind, uint64_t seed,
+                  int64_t roundsPerPick)
+      : strategy(std::move(strategy)), kind(kind), seed(seed),
+        roundsPerPick(roundsPerPick) {}
 
   void observe(TuningSession &session, size_t task,
                ArrayRef<Trial> trials) override {
@@ -82,20 +84,22 @@ public:
       if (exhausted[index])
         break;
       TaskSearchState &state = session.getState(index);
-      int count = static_cast<int>(
-          std::min<int64_t>(session.getMeasuresPerRound(), remaining));
-      std::vector<Candidate> batch =
-          propose(session, *strategy, state, count);
-      if (batch.empty()) {
-        // The task is exhausted (its space, or the strategy's own budget).
-        // A strategy may return fewer candidates than asked for (dgd
-        // proposes one window at a time); that is not an end.
-        exhausted[index] = true;
-        scheduler.update(index, getBestLatency(state));
-        continue;
+      for (int64_t round = 0; round < roundsPerPick && remaining > 0;
+           ++round, remaining = session.getRemainingTrials()) {
+        int count = static_cast<int>(
+            std::min<int64_t>(session.getMeasuresPerRound(), remaining));
+        std::vector<Candidate> batch =
+            propose(session, *strategy, state, count);
+        if (batch.empty()) {
+          // The task is exhausted (its space, or the strategy's own
+          // budget). A strategy may return fewer candidates than asked for
+          // (dgd proposes one window at a time); that is not an end.
+          exhausted[index] = true;
+          break;
+        }
+        std::vector<Trial> trials = session.measure(index, batch);
+        ::observe(*strategy, state, trials);
       }
-      std::vector<Trial> trials = session.measure(index, batch);
-      ::observe(*strategy, state, trials);
       scheduler.update(index, getBestLatency(state));
     }
     return llvm::Error::success();
@@ -105,17 +109,19 @@ private:
   std::unique_ptr<SearchStrategy> strategy;
   TaskSchedulerOptions::Kind kind;
   uint64_t seed;
+  int64_t roundsPerPick;
 };
 } // namespace
 
 std::unique_ptr<SearchDriver>
 tessel::createSchedulerDriver(std::unique_ptr<SearchStrategy> strategy,
-                              llvm::StringRef scheduler, uint64_t seed) {
+                              llvm::StringRef scheduler, uint64_t seed,
+                              int64_t roundsPerPick) {
   std::optional<TaskSchedulerOptions::Kind> kind =
       parseTaskSchedulerKind(scheduler);
   return std::make_unique<SchedulerDriver>(
       std::move(strategy), kind ? *kind : TaskSchedulerOptions::Kind::Gradient,
-      seed);
+      seed, std::max<int64_t>(roundsPerPick, 1));
 }
 
 int64_t tessel::tuneTask(TuningSession &session, size_t task,

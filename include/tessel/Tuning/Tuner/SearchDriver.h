@@ -85,10 +85,14 @@ public:
 /// Ansor's driver: each round the task scheduler (`scheduler`: "gradient"
 /// or "round-robin", with `seed`) picks a task and `strategy` proposes up
 /// to the measures per round of it; a task whose proposal comes back empty
-/// is exhausted.
+/// is exhausted. `roundsPerPick` rounds of a picked task run before the
+/// scheduler picks again (a strategy that measures one candidate a round,
+/// as fasor, would otherwise give the scheduler too little to judge a task
+/// by).
 std::unique_ptr<SearchDriver>
 createSchedulerDriver(std::unique_ptr<SearchStrategy> strategy,
-                      llvm::StringRef scheduler, uint64_t seed);
+                      llvm::StringRef scheduler, uint64_t seed,
+                      int64_t roundsPerPick = 1);
 
 /// Proposes and measures rounds of `task` with `strategy` until it has made
 /// `budget` measurements, the strategy proposes none, or the session's

@@ -34,6 +34,9 @@ struct StrategyEnvironment {
   DeviceDescription device;
   /// The run's seed.
   uint64_t seed = 0;
+  /// The run's task scheduler (`--scheduler`), for a driver that schedules
+  /// the tasks with createSchedulerDriver.
+  std::string scheduler;
   /// The feature extractor and cost model of the run; null for strategies
   /// whose StrategyInfo::usesCostModel is false.
   std::unique_ptr<FeatureExtractor> features;

@@ -10,6 +10,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 using namespace mlir;
@@ -19,10 +20,15 @@ using namespace mlir::tessel::fasor;
 std::string Action::describe() const {
   switch (primitive) {
   case Primitive::Split:
-  case Primitive::Parallel:
-    return llvm::formatv("{0} loop {1}: level {2} -> {3}",
-                         getPrimitiveName(primitive), loop, fromLevel, toLevel)
-        .str();
+  case Primitive::Parallel: {
+    std::string text =
+        llvm::formatv("{0} loop {1}: level {2} -> {3}",
+                      getPrimitiveName(primitive), loop, fromLevel, toLevel)
+            .str();
+    if (factor != 2)
+      text += llvm::formatv(" (x{0})", factor).str();
+    return text;
+  }
   case Primitive::Vectorization:
     return llvm::formatv("{0} operand {1} {2}", getPrimitiveName(primitive),
                          operand, direction > 0 ? "+1" : "-1")
@@ -37,7 +43,8 @@ std::string Action::describe() const {
 bool Action::operator==(const Action &other) const {
   return primitive == other.primitive && loop == other.loop &&
          fromLevel == other.fromLevel && toLevel == other.toLevel &&
-         operand == other.operand && direction == other.direction;
+         factor == other.factor && operand == other.operand &&
+         direction == other.direction;
 }
 
 std::vector<float> mlir::tessel::fasor::encodeAction(const Action &action) {
@@ -56,6 +63,8 @@ std::vector<float> mlir::tessel::fasor::encodeAction(const Action &action) {
   if (action.primitive == Primitive::Vectorization)
     oneHot(32, 4, action.operand);
   features[36] = static_cast<float>(action.direction);
+  if (tiles)
+    features[37] = static_cast<float>(std::log2(action.factor) - 1);
   return features;
 }
 
@@ -69,32 +78,73 @@ static unsigned getFreeLevels(const SearchSpace &space, unsigned loop) {
   return sketch.getKind() == SketchKind::TensorCore ? levels - 1 : levels;
 }
 
+/// Appends the moves of `primitive` (Split or Parallel) of `factor` between
+/// two levels of `loop`.
+static void addTileMoves(const SearchSpace &space, Primitive primitive,
+                         unsigned loop, int64_t factor,
+                         std::vector<Action> &actions) {
+  unsigned levels = getFreeLevels(space, loop);
+  // Level 0 of a space loop counts the blocks: moves through it change the
+  // work per block (Parallel); the others split it (Split).
+  bool blocks = !space.getLoopNest().isReduction[loop];
+  for (unsigned from = 0; from < levels; ++from)
+    for (unsigned to = 0; to < levels; ++to) {
+      if (from == to)
+        continue;
+      bool parallel = blocks && (from == 0 || to == 0);
+      if (parallel == (primitive == Primitive::Parallel))
+        actions.push_back({primitive, loop, from, to, 0, 0, factor});
+    }
+}
+
+/// The factors of the wide moves of a loop of `extent`: its prime divisors
+/// other than 2, and 4 and 8 when they divide it, in increasing order.
+static SmallVector<int64_t> getWideFactors(int64_t extent) {
+  SmallVector<int64_t> factors;
+  int64_t rest = extent;
+  for (int64_t prime = 2; prime * prime <= rest; ++prime) {
+    if (rest % prime != 0)
+      continue;
+    if (prime != 2)
+      factors.push_back(prime);
+    while (rest % prime == 0)
+      rest /= prime;
+  }
+  if (rest > 2)
+    factors.push_back(rest);
+  for (int64_t power : {4, 8})
+    if (extent % power == 0)
+      factors.push_back(power);
+  llvm::sort(factors);
+  return factors;
+}
+
+std::vector<Action>
+mlir::tessel::fasor::enumerateWideActions(const SearchSpace &space,
+                                          ArrayRef<Primitive> primitives) {
+  std::vector<Action> actions;
+  const LoopNest &nest = space.getLoopNest();
+  for (Primitive primitive : primitives) {
+    if (primitive != Primitive::Split && primitive != Primitive::Parallel)
+      continue;
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      for (int64_t factor : getWideFactors(nest.extents[loop]))
+        addTileMoves(space, primitive, loop, factor, actions);
+  }
+  return actions;
+}
+
 std::vector<Action>
 mlir::tessel::fasor::enumerateActions(const SearchSpace &space,
                                       ArrayRef<Primitive> primitives) {
   std::vector<Action> actions;
   const LoopNest &nest = space.getLoopNest();
-  auto addTileMoves = [&](Primitive primitive) {
-    for (unsigned loop = 0; loop < nest.size(); ++loop) {
-      unsigned levels = getFreeLevels(space, loop);
-      // Level 0 of a space loop counts the blocks: moves through it change
-      // the work per block (Parallel); the others split it (Split).
-      bool blocks = !nest.isReduction[loop];
-      for (unsigned from = 0; from < levels; ++from)
-        for (unsigned to = 0; to < levels; ++to) {
-          if (from == to)
-            continue;
-          bool parallel = blocks && (from == 0 || to == 0);
-          if (parallel == (primitive == Primitive::Parallel))
-            actions.push_back({primitive, loop, from, to, 0, 0});
-        }
-    }
-  };
   for (Primitive primitive : primitives) {
     switch (primitive) {
     case Primitive::Split:
     case Primitive::Parallel:
-      addTileMoves(primitive);
+      for (unsigned loop = 0; loop < nest.size(); ++loop)
+        addTileMoves(space, primitive, loop, /*factor=*/2, actions);
       break;
     case Primitive::Vectorization:
       for (unsigned operand = 0; operand < space.getSketch().getShared().size();
@@ -168,11 +218,12 @@ mlir::tessel::fasor::applyAction(const SearchSpace &space, ConfigAttr config,
     if (action.loop >= tiles.size())
       return std::nullopt;
     SmallVector<int64_t> &levels = tiles[action.loop];
-    if (action.fromLevel >= levels.size() || action.toLevel >= levels.size() ||
-        levels[action.fromLevel] % 2 != 0)
+    if (action.factor < 2 || action.fromLevel >= levels.size() ||
+        action.toLevel >= levels.size() ||
+        levels[action.fromLevel] % action.factor != 0)
       return std::nullopt;
-    levels[action.fromLevel] /= 2;
-    levels[action.toLevel] *= 2;
+    levels[action.fromLevel] /= action.factor;
+    levels[action.toLevel] *= action.factor;
     return withTiles(space, config, tiles);
   }
   case Primitive::Vectorization: {

@@ -70,13 +70,18 @@ void StartPointDatabase::insert(StartPoint point) {
 
 StartPointDatabase::Lookup
 StartPointDatabase::lookup(const StartPointKey &key, double tau) const {
+  for (const StartPoint &point : points)
+    if (point.key.target == key.target && point.key.taskKey == key.taskKey)
+      return {Match::Exact, &point, 1.0};
+  return lookupSimilar(key, tau);
+}
+
+StartPointDatabase::Lookup
+StartPointDatabase::lookupSimilar(const StartPointKey &key, double tau) const {
   Lookup best;
   for (const StartPoint &point : points) {
-    if (point.key.target != key.target)
-      continue;
-    if (point.key.taskKey == key.taskKey)
-      return {Match::Exact, &point, 1.0};
-    if (point.key.kernelClass != key.kernelClass)
+    if (point.key.target != key.target || point.key.taskKey == key.taskKey ||
+        point.key.kernelClass != key.kernelClass)
       continue;
     double similarity =
         getSpearmanSimilarity(point.key.arguments, key.arguments);

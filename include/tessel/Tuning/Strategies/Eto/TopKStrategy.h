@@ -29,6 +29,8 @@ namespace tessel {
 struct ProgramRef {
   SketchAttr sketch;
   ConfigAttr config;
+  /// Its measured median (0 when not known).
+  double medianUs = 0;
 };
 
 /// The index of the space of `state` whose sketch has the structure of

@@ -73,6 +73,9 @@ public:
   /// kernel class if that similarity is at least `tau` (Similar; ties go to
   /// the faster entry), else Default.
   Lookup lookup(const StartPointKey &key, double tau = 0.6) const;
+  /// The Similar part of lookup(): the most similar entry of another task
+  /// key, or Default.
+  Lookup lookupSimilar(const StartPointKey &key, double tau = 0.6) const;
 
   size_t size() const { return points.size(); }
 

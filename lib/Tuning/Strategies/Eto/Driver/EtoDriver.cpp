@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Strategies/Eto/EtoDriver.h"
-#include "StoredWorkloads.h"
+#include "tessel/Tuning/Strategies/Eto/StoredWorkloads.h"
 
 #include "tessel/Tuning/Strategies/Eto/Bridge.h"
 #include "tessel/Tuning/Strategies/Eto/EtoStrategy.h"

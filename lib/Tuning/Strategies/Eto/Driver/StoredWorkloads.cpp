@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StoredWorkloads.h"
+#include "tessel/Tuning/Strategies/Eto/StoredWorkloads.h"
 
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
@@ -46,7 +46,7 @@ loadPrograms(RecordsDatabase &db, int64_t taskId, llvm::StringRef target,
     auto config = llvm::dyn_cast_if_present<ConfigAttr>(
         parseAttribute(record->config, context));
     if (sketch && config)
-      programs.push_back({sketch, config});
+      programs.push_back({sketch, config, record->timing.medianUs});
   }
   return programs;
 }

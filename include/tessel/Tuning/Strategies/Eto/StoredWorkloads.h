@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TESSEL_LIB_TUNING_STRATEGIES_ETO_DRIVER_STOREDWORKLOADS_H
-#define TESSEL_LIB_TUNING_STRATEGIES_ETO_DRIVER_STOREDWORKLOADS_H
+#ifndef TESSEL_TUNING_STRATEGIES_ETO_STOREDWORKLOADS_H
+#define TESSEL_TUNING_STRATEGIES_ETO_STOREDWORKLOADS_H
 
 #include "tessel/Tuning/Strategies/Eto/TopKStrategy.h"
 
@@ -44,4 +44,4 @@ llvm::Expected<std::deque<StoredWorkload>> loadStoredWorkloads(
 } // namespace tessel
 } // namespace mlir
 
-#endif // TESSEL_LIB_TUNING_STRATEGIES_ETO_DRIVER_STOREDWORKLOADS_H
+#endif // TESSEL_TUNING_STRATEGIES_ETO_STOREDWORKLOADS_H
