@@ -35,6 +35,8 @@ if config.have_python_package:
     config.substitutions.append(("%tessel_python_path",
                                  os.path.join(config.tessel_obj_root, "python")))
     config.substitutions.append(("%tessel_python", config.tessel_python))
+if config.have_fasor:
+    config.available_features.add("fasor")
 shared = os.path.join(os.path.dirname(config.tessel_src_root), "shared")
 if os.path.isdir(os.path.join(shared, "eval", "frontend-ir")):
     config.available_features.add("shared-models")
