@@ -349,3 +349,7 @@ double mlir::tessel::fasor::getRSquared(llvm::ArrayRef<double> predicted,
   }
   return spread > 0 ? 1.0 - residual / spread : 0.0;
 }
+
+void mlir::tessel::fasor::setTorchThreads(int threads) {
+  torch::set_num_threads(std::max(threads, 1));
+}

@@ -118,6 +118,9 @@ private:
 double getRSquared(llvm::ArrayRef<double> predicted,
                    llvm::ArrayRef<double> actual);
 
+/// Sets libtorch's intra-op threads for the process (torch::set_num_threads).
+void setTorchThreads(int threads);
+
 } // namespace fasor
 } // namespace tessel
 } // namespace mlir
