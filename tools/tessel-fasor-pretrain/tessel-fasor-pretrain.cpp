@@ -33,6 +33,7 @@
 
 #include "tessel/InitAllDialects.h"
 #include "tessel/Tuning/ModelFile.h"
+#include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Strategies/Fasor/Pretrain.h"
 #include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
 #include "tessel/Tuning/Strategies/Fasor/Sensitivity.h"
@@ -83,6 +84,12 @@ static cl::opt<bool> sensitivity(
     cl::desc("Measure the offline sensitivity table of the primitives "
              "instead of training; -o gets it as JSON"),
     cl::cat(toolCategory));
+static cl::opt<std::string> recordsPath(
+    "records",
+    cl::desc("Add the schedules this records database measured for the "
+             "tasks on sim:<device> (a run of Fasor's own search) to the "
+             "dataset"),
+    cl::value_desc("path"), cl::cat(toolCategory));
 static cl::opt<bool> emitRandomTasks(
     "emit-random-tasks",
     cl::desc("Write the --random-tasks operators as an MLIR module to -o "
@@ -192,6 +199,21 @@ int main(int argc, char **argv) {
   llvm::outs() << llvm::formatv(
       "dataset: {0} tasks, {1} schedules on sim:{2} (SIMULATED labels)\n",
       tasks.size(), dataset->size(), device->id);
+  if (!recordsPath.empty()) {
+    auto records =
+        RecordsDatabase::open(recordsPath, RecordsDatabase::OpenMode::ReadOnly);
+    if (!records)
+      return fail(llvm::toString(records.takeError()));
+    std::string target = "sim:" + device->id + ":analytic";
+    auto searched = buildRecordsDataset(tasks, **records, target, *device);
+    if (!searched)
+      return fail(llvm::toString(searched.takeError()));
+    llvm::outs() << llvm::formatv(
+        "  plus {0} schedules of {1} measured on {2} (Fasor's search)\n",
+        searched->size(), recordsPath.getValue(), target);
+    dataset->insert(dataset->end(), std::make_move_iterator(searched->begin()),
+                    std::make_move_iterator(searched->end()));
+  }
 
   if (!fromModel.empty()) {
     llvm::Expected<TransformerCostModel> model =

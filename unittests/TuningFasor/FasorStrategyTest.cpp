@@ -10,6 +10,8 @@
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Strategies/Eto/TopKStrategy.h"
 #include "tessel/Tuning/Strategies/Fasor/Actions.h"
+#include "tessel/Tuning/Strategies/Fasor/Dataset.h"
+#include "tessel/Tuning/Strategies/Fasor/ScheduleTokens.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 #include "tessel/Tuning/Tuner/Tuner.h"
 
@@ -281,6 +283,34 @@ TEST_F(FasorStrategyTest, SavesAndLoadsTheDqn) {
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_NE(llvm::toString(missing.takeError()).find("/nonexistent/dqn.pt"),
             std::string::npos);
+}
+
+/// The schedules a fasor run measured become labelled samples of the cost
+/// model's dataset (buildRecordsDataset): one per ok measurement of the
+/// target, its measured median as the latency; another target has none.
+TEST_F(FasorStrategyTest, SearchRecordsBecomeADataset) {
+  options.strategy = "fasor";
+  auto result = tune(module, options, *db, {}, environment);
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  std::vector<MeasurementRecord> records = getRecords(result->runId);
+  ASSERT_EQ(records.size(), 7u);
+  std::vector<TuningTask> tasks = source.extract();
+  auto dataset = buildRecordsDataset(tasks, *db, records.front().target,
+                                     *environment.device);
+  ASSERT_TRUE(static_cast<bool>(dataset))
+      << llvm::toString(dataset.takeError());
+  ASSERT_EQ(dataset->size(), records.size());
+  for (auto [labeled, record] : llvm::zip(*dataset, records)) {
+    EXPECT_EQ(labeled.sample.label.latencyUs, record.timing.medianUs);
+    EXPECT_EQ(labeled.schedule, record.sketch + " " + record.config);
+    EXPECT_EQ(labeled.sample.tokens.size(),
+              static_cast<size_t>(kTokensPerSchedule));
+    EXPECT_GE(labeled.sample.label.memoryBound, 0);
+    EXPECT_LE(labeled.sample.label.computeBound, 1);
+  }
+  auto none = buildRecordsDataset(tasks, *db, "sim:other", *environment.device);
+  ASSERT_TRUE(static_cast<bool>(none)) << llvm::toString(none.takeError());
+  EXPECT_TRUE(none->empty());
 }
 
 TEST_F(FasorStrategyTest, BadFilesAreErrors) {

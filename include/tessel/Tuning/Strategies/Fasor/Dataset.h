@@ -26,6 +26,8 @@
 
 namespace mlir {
 namespace tessel {
+class RecordsDatabase;
+
 namespace fasor {
 
 struct DatasetOptions {
@@ -56,6 +58,16 @@ llvm::Expected<std::vector<LabeledSchedule>>
 buildSimulatedDataset(std::vector<TuningTask> &tasks,
                       const DeviceDescription &device,
                       const DatasetOptions &options = {});
+
+/// The `ok` measurements of `tasks` recorded in `records` on `target` (e.g.
+/// "sim:v100:analytic", a run of Fasor's own search on the source device),
+/// labelled like buildSimulatedDataset's: the measured median as the
+/// latency, MS and CS from the schedule's kernel facts over that time.
+/// Records whose schedule is not one of the task's spaces (another Tessel's
+/// sketches) are skipped.
+llvm::Expected<std::vector<LabeledSchedule>>
+buildRecordsDataset(std::vector<TuningTask> &tasks, RecordsDatabase &records,
+                    llvm::StringRef target, const DeviceDescription &device);
 
 } // namespace fasor
 } // namespace tessel
