@@ -96,7 +96,7 @@ protected:
 /// it, so the run walks from the default schedule; the same seed gives the
 /// same records.
 TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
-  options.strategy = "fasor";
+  options.strategy = "fasor sampled-starts=0";
   int rounds = 0;
   TuneCallbacks callbacks;
   callbacks.onRound = [&](const TuneProgress &) { ++rounds; };
@@ -155,6 +155,32 @@ TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
   ASSERT_EQ(second->size(), records.size());
   for (size_t i = 0; i < records.size(); ++i)
     EXPECT_EQ((*second)[i].config, records[i].config) << "trial " << i;
+}
+
+/// Without a start point, the first round measures the cost model's pick
+/// of `sampled-starts` uniform samples (the run's note counts it); with
+/// sampled-starts=0 none.
+TEST_F(FasorStrategyTest, SampledStart) {
+  std::vector<std::string> notes;
+  TuneCallbacks callbacks;
+  callbacks.onNote = [&](llvm::StringRef note) { notes.push_back(note.str()); };
+  options.strategy = "fasor sampled-starts=8";
+  auto result = tune(module, options, *db, callbacks, environment);
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  auto said = [&](llvm::StringRef text) {
+    return llvm::any_of(notes, [&](const std::string &note) {
+      return llvm::StringRef(note).contains(text);
+    });
+  };
+  EXPECT_TRUE(said("1 start points measured (0 of the same task, 0 of "
+                   "similar tasks, 1 the model's pick of samples)"));
+  notes.clear();
+  options.strategy = "fasor sampled-starts=0 start-points=false";
+  std::unique_ptr<RecordsDatabase> otherDb = openOtherDatabase();
+  ASSERT_TRUE(otherDb);
+  result = tune(module, options, *otherDb, callbacks, environment);
+  ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
+  EXPECT_TRUE(said("0 start points measured"));
 }
 
 /// The best schedule of the run's best record of a task, and whether it is

@@ -108,6 +108,14 @@ struct FasorStrategyOptions : ComponentOptions {
   Option<std::string> dqn{*this, "dqn", "",
                           "Pretrained DQN (save-dqn= of an earlier run); "
                           "empty: a fresh one"};
+  Option<int> sampledStarts{
+      *this,
+      "sampled-starts",
+      256,
+      "Without a start point, start a task from the cost model's best of "
+      "this many uniform samples instead of its default schedule (0: the "
+      "default schedule, as the paper)",
+      {0, std::nullopt}};
   Option<int> pickRounds{*this,
                          "pick-rounds",
                          64,
@@ -164,6 +172,7 @@ public:
     tau = options.tau;
     annealing = options.explorer.getValue() == "sa";
     saveDqnPath = options.saveDqn.getValue();
+    sampledStarts = options.sampledStarts;
   }
 
   std::string name() const override { return "fasor"; }
@@ -241,7 +250,8 @@ private:
   llvm::DenseMap<const TuningTask *, StartPointKey> keys;
   std::string saveDqnPath;
   /// What the run used, for the closing line.
-  int64_t exactStarts = 0, similarStarts = 0, wideRounds = 0;
+  int64_t exactStarts = 0, similarStarts = 0, modelStarts = 0, wideRounds = 0;
+  int sampledStarts = 0;
 };
 
 } // namespace
@@ -483,6 +493,21 @@ std::vector<Candidate> FasorStrategy::propose(TaskSearchState &state,
   llvm::DenseSet<std::pair<Attribute, Attribute>> inPool;
   // A start point of the database not measured yet is measured first.
   std::optional<Candidate> startPoint = getStartPointCandidate(state);
+  // Without one, a task's first round may start from the cost model's pick
+  // among uniform samples instead of the default schedule.
+  if (!startPoint && taskRound == 1 && sampledStarts > 0) {
+    std::vector<Candidate> samples = sampleUnseen(state, sampledStarts);
+    std::vector<double> costs = rankPool(state, samples);
+    auto best = std::min_element(costs.begin(), costs.end());
+    if (best != costs.end() && std::isfinite(*best)) {
+      startPoint = samples[best - costs.begin()];
+      ++modelStarts;
+    }
+    // The others were not measured: they may be proposed later.
+    for (const Candidate &sample : samples)
+      if (!startPoint || sample.getId() != startPoint->getId())
+        state.seen.erase(sample.getId());
+  }
   if (startPoint) {
     inPool.insert(startPoint->getId());
     if (count == 1)
@@ -678,11 +703,12 @@ llvm::Error FasorStrategy::observe(TaskSearchState &state,
 }
 
 llvm::Error FasorStrategy::finish(TuningSession &session) {
-  session.note(llvm::formatv("fasor: {0} start points measured ({1} of the "
-                             "same task, {2} of similar tasks); {3} rounds "
-                             "took wide moves",
-                             exactStarts + similarStarts, exactStarts,
-                             similarStarts, wideRounds));
+  session.note(llvm::formatv(
+      "fasor: {0} start points measured ({1} of the same task, {2} of "
+      "similar tasks, {3} the model's pick of samples); {4} rounds took wide "
+      "moves",
+      exactStarts + similarStarts + modelStarts, exactStarts, similarStarts,
+      modelStarts, wideRounds));
   if (saveDqnPath.empty())
     return llvm::Error::success();
   return agent.save(saveDqnPath);
