@@ -96,7 +96,7 @@ protected:
 /// it, so the run walks from the default schedule; the same seed gives the
 /// same records.
 TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
-  options.strategy = "fasor sampled-starts=0";
+  options.strategy = "fasor";
   int rounds = 0;
   TuneCallbacks callbacks;
   callbacks.onRound = [&](const TuneProgress &) { ++rounds; };

@@ -111,7 +111,7 @@ struct FasorStrategyOptions : ComponentOptions {
   Option<int> sampledStarts{
       *this,
       "sampled-starts",
-      256,
+      0,
       "Without a start point, start a task from the cost model's best of "
       "this many uniform samples instead of its default schedule (0: the "
       "default schedule, as the paper)",
