@@ -64,6 +64,8 @@ start)
     printf 'tessel\n' > "$dir/pwfile"
     if [ "$(id -u)" -eq 0 ]; then
       chown -R nobody:nogroup "$dir"
+      as_server_user test -w "$dir" ||
+        die "$dir is not reachable by the user nobody (a parent directory is closed); use a directory under /tmp"
     fi
     as_server_user "$bindir/initdb" -D "$dir/data" -U tessel \
       --pwfile="$dir/pwfile" --auth-local=trust --auth-host=md5 \
