@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeMeasurer.h"
+#include "TemporaryRecords.h"
 
 #include "tessel/InitAllDialects.h"
 #include "tessel/Tuning/Measure/Measurer.h"
@@ -58,23 +59,15 @@ protected:
     ASSERT_TRUE(static_cast<bool>(found)) << llvm::toString(found.takeError());
     environment.measurer = &measurer;
     environment.device = *found;
-    llvm::SmallString<128> path;
-    ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("tune-test", "db", path));
-    dbPath = path.str().str();
-    llvm::sys::fs::remove(dbPath);
-    auto opened =
-        RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::CreateOrOpen);
-    ASSERT_TRUE(static_cast<bool>(opened))
-        << llvm::toString(opened.takeError());
-    db = std::move(*opened);
+    auto records = TemporaryRecords::create("tune-test");
+    ASSERT_TRUE(static_cast<bool>(records))
+        << llvm::toString(records.takeError());
+    temporary = std::move(*records);
+    db = &temporary->get();
     options.simFidelity = "analytic";
     options.trials = 24;
     options.measuresPerRound = 8;
     options.seed = 5;
-  }
-  void TearDown() override {
-    db.reset();
-    llvm::sys::fs::remove(dbPath);
   }
 
   MLIRContext context;
@@ -82,8 +75,8 @@ protected:
   FakeMeasurer measurer;
   TuneEnvironment environment;
   TuneOptions options;
-  std::string dbPath;
-  std::unique_ptr<RecordsDatabase> db;
+  std::unique_ptr<TemporaryRecords> temporary;
+  RecordsDatabase *db = nullptr;
 };
 
 TEST_F(TuneTest, RecordsEveryMeasurementAndTheBest) {

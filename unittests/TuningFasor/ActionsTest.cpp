@@ -38,7 +38,7 @@ protected:
     return ConfigAttr::get(&source.context, tiles, unroll, vector);
   }
 
-  TaskModule source{kMatmulModule};
+  TaskModule source{getMatmulModule()};
   TaskSearchState state;
 };
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Tuner/FakeMeasurer.h"
+#include "../Tuner/TemporaryRecords.h"
 #include "FasorTestUtils.h"
 
 #include "tessel/Tuning/Records/RecordsDatabase.h"
@@ -36,40 +37,24 @@ protected:
     ASSERT_TRUE(static_cast<bool>(found)) << llvm::toString(found.takeError());
     environment.measurer = &measurer;
     environment.device = *found;
-    llvm::SmallString<128> path;
-    ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("fasor-test", "db", path));
-    dbPath = path.str().str();
-    llvm::sys::fs::remove(dbPath);
-    auto opened =
-        RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::CreateOrOpen);
-    ASSERT_TRUE(static_cast<bool>(opened))
-        << llvm::toString(opened.takeError());
-    db = std::move(*opened);
+    auto records = TemporaryRecords::create("fasor-test");
+    ASSERT_TRUE(static_cast<bool>(records))
+        << llvm::toString(records.takeError());
+    temporary = std::move(*records);
+    db = &temporary->get();
     options.simFidelity = "analytic";
     options.trials = 6;
     options.seed = 9;
   }
-  void TearDown() override {
-    db.reset();
-    llvm::sys::fs::remove(dbPath);
-    for (const std::string &other : otherPaths)
-      llvm::sys::fs::remove(other);
-  }
-
   /// Another empty records database, removed after the test.
-  std::unique_ptr<RecordsDatabase> openOtherDatabase() {
-    llvm::SmallString<128> path;
-    if (llvm::sys::fs::createTemporaryFile("fasor-test", "db", path))
-      return nullptr;
-    otherPaths.push_back(path.str().str());
-    llvm::sys::fs::remove(path);
-    auto opened =
-        RecordsDatabase::open(path, RecordsDatabase::OpenMode::CreateOrOpen);
-    if (!opened) {
-      ADD_FAILURE() << llvm::toString(opened.takeError());
+  RecordsDatabase *openOtherDatabase() {
+    auto records = TemporaryRecords::create("fasor-test");
+    if (!records) {
+      ADD_FAILURE() << llvm::toString(records.takeError());
       return nullptr;
     }
-    return std::move(*opened);
+    others.push_back(std::move(*records));
+    return &others.back()->get();
   }
 
   /// The run's records, oldest first, as "sketch config" keys.
@@ -80,15 +65,15 @@ protected:
     return records ? *records : std::vector<MeasurementRecord>();
   }
 
-  TaskModule source{kMatmulModule};
+  TaskModule source{getMatmulModule()};
   MLIRContext &context = source.context;
   ModuleOp module = *source.module;
   FakeMeasurer measurer;
   TuneEnvironment environment;
   TuneOptions options;
-  std::string dbPath;
-  std::vector<std::string> otherPaths;
-  std::unique_ptr<RecordsDatabase> db;
+  std::unique_ptr<TemporaryRecords> temporary;
+  std::vector<std::unique_ptr<TemporaryRecords>> others;
+  RecordsDatabase *db = nullptr;
 };
 
 /// A tiny run with a fresh model (trained online): one measurement per
@@ -146,7 +131,7 @@ TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
 
   // The same seed: the same walk (in a database without the first run,
   // whose best schedule would be this run's start point).
-  std::unique_ptr<RecordsDatabase> otherDb = openOtherDatabase();
+  RecordsDatabase *otherDb = openOtherDatabase();
   ASSERT_TRUE(otherDb);
   auto again = tune(module, options, *otherDb, {}, environment);
   ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
@@ -176,7 +161,7 @@ TEST_F(FasorStrategyTest, SampledStart) {
                    "similar tasks, 1 the model's pick of samples)"));
   notes.clear();
   options.strategy = "fasor sampled-starts=0 start-points=false";
-  std::unique_ptr<RecordsDatabase> otherDb = openOtherDatabase();
+  RecordsDatabase *otherDb = openOtherDatabase();
   ASSERT_TRUE(otherDb);
   result = tune(module, options, *otherDb, callbacks, environment);
   ASSERT_TRUE(static_cast<bool>(result)) << llvm::toString(result.takeError());
@@ -219,7 +204,8 @@ TEST_F(FasorStrategyTest, StartsFromTheRecordsDatabase) {
                       exactRecords.end());
   bestConfig = getBestConfig(firstRecords).first;
 
-  TaskModule similar{kSimilarMatmulModule};
+  // Extents ranked as the fixture's (256, 512, 128): Spearman similarity 1.
+  TaskModule similar{getMatmulModule(512, 1024, 64)};
   ASSERT_TRUE(similar.module);
   auto adapted = tune(*similar.module, options, *db, {}, environment);
   ASSERT_TRUE(static_cast<bool>(adapted))

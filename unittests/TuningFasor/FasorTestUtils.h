@@ -13,6 +13,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include "gtest/gtest.h"
 
@@ -20,30 +21,25 @@ namespace mlir {
 namespace tessel {
 namespace fasor {
 
-/// A 256x512x128 matmul with its fill: one task.
-constexpr llvm::StringLiteral kMatmulModule = R"mlir(
-func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>) -> tensor<256x512xf32> {
+/// An m x n x k f32 matmul with its fill: one task.
+inline std::string getMatmulModule(int64_t m, int64_t n, int64_t k) {
+  return llvm::formatv(R"mlir(
+func.func @f(%a: tensor<{0}x{2}xf32>, %b: tensor<{2}x{1}xf32>) -> tensor<{0}x{1}xf32> {{
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<256x512xf32>
-  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<256x512xf32>) -> tensor<256x512xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<256x128xf32>, tensor<128x512xf32>) outs(%i : tensor<256x512xf32>) -> tensor<256x512xf32>
-  return %m : tensor<256x512xf32>
+  %e = tensor.empty() : tensor<{0}x{1}xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<{0}x{2}xf32>, tensor<{2}x{1}xf32>) outs(%i : tensor<{0}x{1}xf32>) -> tensor<{0}x{1}xf32>
+  return %m : tensor<{0}x{1}xf32>
 }
-)mlir";
-
-/// A matmul whose extents (m 512, n 1024, k 64) rank as kMatmulModule's
-/// (256, 512, 128) do: Spearman similarity 1.
-constexpr llvm::StringLiteral kSimilarMatmulModule = R"mlir(
-func.func @f(%a: tensor<512x64xf32>, %b: tensor<64x1024xf32>) -> tensor<512x1024xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<512x1024xf32>
-  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<512x1024xf32>) -> tensor<512x1024xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<512x64xf32>, tensor<64x1024xf32>) outs(%i : tensor<512x1024xf32>) -> tensor<512x1024xf32>
-  return %m : tensor<512x1024xf32>
+)mlir",
+                       m, n, k)
+      .str();
 }
-)mlir";
 
-/// The matmul of kMatmulModule and a 3x3 convolution: two tasks.
+/// The matmul most tests tune: 256x512x128.
+inline std::string getMatmulModule() { return getMatmulModule(256, 512, 128); }
+
+/// The matmul of getMatmulModule() and a 3x3 convolution: two tasks.
 constexpr llvm::StringLiteral kTwoTaskModule = R"mlir(
 func.func @f(%a: tensor<256x128xf32>, %b: tensor<128x512xf32>, %x: tensor<1x16x34x34xf32>, %w: tensor<32x16x3x3xf32>) -> (tensor<256x512xf32>, tensor<1x32x32x32xf32>) {
   %zero = arith.constant 0.0 : f32
