@@ -54,3 +54,41 @@ llvm_config.with_environment("PATH", config.tessel_tools_dir, append_path=True)
 config.substitutions.append(("%mlir_lib_dir",
                              os.path.join(os.path.dirname(config.llvm_tools_dir),
                                           "lib")))
+
+# A throwaway PostgreSQL server for the tests of records in PostgreSQL
+# (feature `postgres`), started once per lit run and stopped when it ends;
+# %{pg_fresh_db} NAME (re)creates the database NAME and %{pg_server} is the URL
+# prefix of its databases (append NAME). When the server cannot start, the
+# tests are UNSUPPORTED and lit says why.
+import atexit
+import subprocess
+
+_pg_script = os.path.join(config.tessel_src_root, "scripts", "services",
+                          "postgres-local.sh")
+_pg_dir = "/tmp/tessel-lit-pg-%d" % os.getpid()
+_pg_owner = os.getpid()
+try:
+    _pg = subprocess.run([_pg_script, "start", _pg_dir], capture_output=True,
+                         text=True, timeout=120,
+                         env=dict(os.environ, TESSEL_PG_OWNER_PID=str(_pg_owner)))
+    _pg_problem = "" if _pg.returncode == 0 else (_pg.stderr.strip() or
+                                                   "postgres-local.sh failed")
+except (OSError, subprocess.SubprocessError) as error:
+    _pg, _pg_problem = None, str(error)
+if not _pg_problem:
+    _pg_url = _pg.stdout.strip().splitlines()[-1]
+
+    def _stop_pg():
+        if os.getpid() == _pg_owner:
+            subprocess.run([_pg_script, "stop", _pg_dir], capture_output=True)
+            subprocess.run(["rm", "-rf", _pg_dir])
+
+    atexit.register(_stop_pg)
+    config.available_features.add("postgres")
+    config.substitutions.append(("%{pg_server}", _pg_url.rsplit("/", 1)[0] + "/"))
+    config.substitutions.append(
+        ("%{pg_fresh_db}", "bash %s %s" % (os.path.join(
+            os.path.dirname(_pg_script), "postgres-fresh-db.sh"), _pg_url)))
+else:
+    lit_config.warning("PostgreSQL tests are UNSUPPORTED: the local server "
+                       "did not start: " + _pg_problem)

@@ -14,6 +14,10 @@
 # DIR/url. `stop` shuts the server down (fast mode); the directory stays
 # for inspection until the caller removes it.
 #
+# With TESSEL_PG_OWNER_PID set, `start` also leaves a watcher that stops the
+# server and removes DIR once that process is gone, so that a test run
+# killed before its clean-up leaves no server behind.
+#
 # Debian 12's `postgresql` provides the binaries (/usr/lib/postgresql/15).
 set -euo pipefail
 
@@ -83,6 +87,10 @@ start)
   fi
   url="postgresql://tessel:tessel@127.0.0.1:$port/tessel"
   echo "$url" > "$dir/url"
+  if [ -n "${TESSEL_PG_OWNER_PID:-}" ]; then
+    setsid nohup sh -c "while kill -0 $TESSEL_PG_OWNER_PID 2>/dev/null; do sleep 2; done; \
+      '$0' stop '$dir' > /dev/null 2>&1; rm -rf '$dir'" > /dev/null 2>&1 < /dev/null &
+  fi
   echo "$url"
   ;;
 stop)

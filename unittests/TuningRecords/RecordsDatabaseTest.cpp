@@ -13,6 +13,10 @@ using OpenMode = RecordsDatabase::OpenMode;
 
 namespace {
 
+/// The tests that hold on both engines.
+using RecordsEngineTest = EngineTest;
+TESSEL_INSTANTIATE_ENGINE_TEST(RecordsEngineTest);
+
 TEST(RecordsDatabaseTest, CreatesVersionedWalSchema) {
   TempDir dir;
   std::string path = dir.path("records.db");
@@ -23,10 +27,10 @@ TEST(RecordsDatabaseTest, CreatesVersionedWalSchema) {
     EXPECT_FALSE(db->isReadOnly());
   }
   EXPECT_EQ(queryRawInt(path, "PRAGMA application_id"), 0x54534C52);
-  EXPECT_EQ(queryRawInt(path, "PRAGMA user_version"), 2);
+  EXPECT_EQ(queryRawInt(path, "PRAGMA user_version"), 3);
   EXPECT_EQ(queryRawInt(path, "SELECT CAST(value AS INTEGER) FROM meta "
                               "WHERE key = 'schema_version'"),
-            2);
+            3);
   // WAL mode is persistent: it is recorded in the file header.
   EXPECT_EQ(queryRawInt(path, "SELECT journal_mode = 'wal' FROM "
                               "pragma_journal_mode"),
@@ -38,12 +42,68 @@ TEST(RecordsDatabaseTest, CreatesVersionedWalSchema) {
             6);
   EXPECT_EQ(queryRawInt(path, "SELECT count(*) FROM sqlite_master WHERE "
                               "type = 'index' AND name LIKE 'measurements_%'"),
-            2);
+            3);
 }
 
-TEST(RecordsDatabaseTest, RoundTripsEverything) {
-  TempDir dir;
-  std::string path = dir.path("records.db");
+TEST_P(RecordsEngineTest, CreatesVersionedSchema) {
+  std::string path = location();
+  {
+    auto db = openOrFail(path);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(db->getSchemaVersion(), 3);
+  }
+  EXPECT_EQ(queryRawText(path, "SELECT value FROM meta WHERE "
+                               "key = 'schema_version'"),
+            "3");
+  EXPECT_EQ(queryRawText(path, "SELECT count(*) FROM meta WHERE "
+                               "key = 'application' AND "
+                               "value = 'tessel-records'"),
+            onSqlite() ? "0" : "1");
+  // Reopening finds the same schema, in every mode.
+  for (OpenMode mode :
+       {OpenMode::CreateOrOpen, OpenMode::OpenExisting, OpenMode::ReadOnly}) {
+    auto db = openOrFail(path, mode);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(db->getSchemaVersion(), 3);
+    EXPECT_EQ(db->isReadOnly(), mode == OpenMode::ReadOnly);
+  }
+}
+
+TEST_P(RecordsEngineTest, ReadOnlyRefusesWritesOnEveryEngine) {
+  std::string path = location();
+  ASSERT_TRUE(openOrFail(path));
+  auto db = openOrFail(path, OpenMode::ReadOnly);
+  ASSERT_TRUE(db);
+  EXPECT_NE(errorMessage(db->beginRun(makeRun())), "");
+  EXPECT_NE(errorMessage(db->getOrAddTask("mm", "matmul", 1, 1, "")), "");
+  EXPECT_TRUE(get(db->getRuns()).empty());
+  EXPECT_TRUE(get(db->getTasks()).empty());
+}
+
+TEST_P(RecordsEngineTest, ARunMeasuresAConfigOnATargetOnce) {
+  auto db = openOrFail(location());
+  ASSERT_TRUE(db);
+  int64_t run = get(db->beginRun(makeRun()));
+  int64_t other = get(db->beginRun(makeRun(1700000001)));
+  int64_t task = get(db->getOrAddTask("mm", "matmul", 2e9, 1, ""));
+  int64_t sketch = get(db->getOrAddSketch(task, "#tessel.sketch<s>"));
+  int64_t config = get(db->getOrAddConfig(sketch, "#tessel.config<c>"));
+  MeasureResult result = makeResult(MeasureStatus::Ok, 10);
+  int64_t first = get(db->addMeasurement(run, config, result, 1, 0.5));
+  // A retried write of the same measurement adds nothing.
+  EXPECT_EQ(get(db->addMeasurement(run, config, result, 1, 0.5)), first);
+  // Another run, or another target, is another measurement.
+  EXPECT_NE(get(db->addMeasurement(other, config, result, 1, 0.5)), first);
+  EXPECT_NE(get(db->addMeasurement(run, config,
+                                   makeResult(MeasureStatus::Ok, 10, "cuda:0"),
+                                   2, 1)),
+            first);
+  EXPECT_EQ(queryRawInt(location(), "SELECT count(*) FROM measurements"), 3);
+  EXPECT_EQ(get(db->getRunMeasurements(run)).size(), 2u);
+}
+
+TEST_P(RecordsEngineTest, RoundTripsEverything) {
+  std::string path = location();
   RunInfo run = makeRun();
   run.seed = 0xFFFFFFFFFFFFFFF0ull;
   run.modelSource = "func.func @mm(%a: tensor<1024x1024xf32>) {\n}\n";
@@ -143,9 +203,8 @@ TEST(RecordsDatabaseTest, RoundTripsEverything) {
             1);
 }
 
-TEST(RecordsDatabaseTest, ModelSourceRoundTrips) {
-  TempDir dir;
-  std::string path = dir.path("records.db");
+TEST_P(RecordsEngineTest, ModelSourceRoundTrips) {
+  std::string path = location();
   // No model, a small one, and a large one with awkward text.
   std::vector<std::string> sources = {"", "module {}\n", ""};
   for (int i = 0; i < 20000; ++i)
@@ -182,22 +241,25 @@ TEST(RecordsDatabaseTest, ModelSourceRoundTrips) {
   EXPECT_EQ(queryRawInt(path, "SELECT length(model_source) FROM runs "
                               "WHERE id = 2"),
             10);
-  EXPECT_EQ(queryRawInt(path, "SELECT length(CAST(model_source AS BLOB)) "
-                              "FROM runs WHERE id = 3"),
+  EXPECT_EQ(queryRawInt(path, onSqlite()
+                                  ? "SELECT length(CAST(model_source AS "
+                                    "BLOB)) FROM runs WHERE id = 3"
+                                  : "SELECT octet_length(model_source) FROM "
+                                    "runs WHERE id = 3"),
             static_cast<int64_t>(sources[2].size()));
 }
 
-TEST(RecordsDatabaseTest, GetRunOfAMissingRunFails) {
-  TempDir dir;
-  std::string path = dir.path("records.db");
+TEST_P(RecordsEngineTest, GetRunOfAMissingRunFails) {
+  std::string path = location();
   auto db = openOrFail(path);
   ASSERT_TRUE(db);
-  EXPECT_EQ(errorMessage(db->getRun(1)), "no run 1 in '" + path + "'");
+  std::string name = db->getPath().str();
+  EXPECT_EQ(errorMessage(db->getRun(1)), "no run 1 in '" + name + "'");
   int64_t id = get(db->beginRun(makeRun()));
   EXPECT_EQ(get(db->getRun(id)).id, id);
   EXPECT_EQ(errorMessage(db->getRun(id + 1)),
-            "no run " + std::to_string(id + 1) + " in '" + path + "'");
-  EXPECT_EQ(errorMessage(db->getRun(-1)), "no run -1 in '" + path + "'");
+            "no run " + std::to_string(id + 1) + " in '" + name + "'");
+  EXPECT_EQ(errorMessage(db->getRun(-1)), "no run -1 in '" + name + "'");
 }
 
 TEST(RecordsDatabaseTest, ReadOnlyRefusesWrites) {
@@ -210,16 +272,15 @@ TEST(RecordsDatabaseTest, ReadOnlyRefusesWrites) {
   EXPECT_EQ(errorMessage(db->beginRun(makeRun())),
             path + ": INSERT INTO runs (started_at, strategy, seed, measurer, "
                    "simulated, device_json, options_json, tessel_version, "
-                   "model_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9): "
-                   "attempt to write a readonly database");
+                   "model_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+                   "RETURNING id: attempt to write a readonly database");
   EXPECT_TRUE(get(db->getRuns()).empty());
   db.reset();
   EXPECT_EQ(readBytes(path), before);
 }
 
-TEST(RecordsDatabaseTest, GetOrAddAddsNoDuplicates) {
-  TempDir dir;
-  std::string path = dir.path("records.db");
+TEST_P(RecordsEngineTest, GetOrAddAddsNoDuplicates) {
+  std::string path = location();
   auto db = openOrFail(path);
   ASSERT_TRUE(db);
   int64_t task = get(db->getOrAddTask("conv", "conv2d", 1e9, 1, "a conv"));
@@ -248,19 +309,30 @@ TEST(RecordsDatabaseTest, GetOrAddAddsNoDuplicates) {
   // A workload key names one workload: another op kind or FLOP count is a
   // mistake.
   EXPECT_EQ(errorMessage(db->getOrAddTask("conv", "conv2d", 2e9, 1, "")),
-            path + ": task 'conv' is recorded as conv2d with 1000000000 FLOPs, "
-                   "not conv2d with 2000000000");
+            db->getPath().str() +
+                ": task 'conv' is recorded as conv2d with 1000000000 FLOPs, "
+                "not conv2d with 2000000000");
   // Sketches of unknown tasks violate the foreign key.
   EXPECT_EQ(errorMessage(db->getOrAddSketch(12345, "#tessel.sketch<a>")),
-            path + ": INSERT OR IGNORE INTO sketches (task_id, sketch) VALUES "
-                   "(?1, ?2): FOREIGN KEY constraint failed");
+            db->getPath().str() +
+                ": INSERT INTO sketches (task_id, sketch) VALUES (?1, ?2) ON "
+                "CONFLICT DO NOTHING: " +
+                (onSqlite() ? "FOREIGN KEY constraint failed"
+                            : "insert or update on table \"sketches\" violates "
+                              "foreign key constraint "
+                              "\"sketches_task_id_fkey\" DETAIL:  Key "
+                              "(task_id)=(12345) is not present in table "
+                              "\"tasks\"."));
 }
 
 /// A database with one task and a few configs measured on two targets.
-class BestRecordTest : public ::testing::Test {
+class BestRecordTest : public EngineTest {
 protected:
   void SetUp() override {
-    db = openOrFail(dir.path("records.db"));
+    EngineTest::SetUp();
+    if (IsSkipped())
+      return;
+    db = openOrFail(location());
     ASSERT_TRUE(db);
     run = get(db->beginRun(makeRun()));
     task = get(db->getOrAddTask("mm", "matmul", 2e9, 1, ""));
@@ -279,13 +351,12 @@ protected:
               0);
   }
 
-  TempDir dir;
   std::unique_ptr<RecordsDatabase> db;
   int64_t run = 0, task = 0, trial = 0;
   std::vector<int64_t> configs;
 };
 
-TEST_F(BestRecordTest, PicksTheFastestOkMeasurement) {
+TEST_P(BestRecordTest, PicksTheFastestOkMeasurement) {
   EXPECT_FALSE(get(db->getBestRecord("mm", "sim:h100-sxm")));
   add(0, MeasureStatus::Ok, 30);
   add(1, MeasureStatus::Ok, 20);
@@ -317,7 +388,7 @@ TEST_F(BestRecordTest, PicksTheFastestOkMeasurement) {
   EXPECT_FALSE(get(db->getBestRecord("unknown", "sim:h100-sxm")));
 }
 
-TEST_F(BestRecordTest, TiesGoToTheEarlierMeasurement) {
+TEST_P(BestRecordTest, TiesGoToTheEarlierMeasurement) {
   add(3, MeasureStatus::Ok, 10);
   add(1, MeasureStatus::Ok, 10);
   add(2, MeasureStatus::Ok, 11);
@@ -326,14 +397,14 @@ TEST_F(BestRecordTest, TiesGoToTheEarlierMeasurement) {
   EXPECT_EQ(best->configId, configs[3]);
 }
 
-TEST_F(BestRecordTest, OnlyFailuresMeansNoBest) {
+TEST_P(BestRecordTest, OnlyFailuresMeansNoBest) {
   add(0, MeasureStatus::CompileError, 0);
   add(1, MeasureStatus::LaunchError, 0);
   EXPECT_FALSE(get(db->getBestRecord("mm", "sim:h100-sxm")));
   EXPECT_FALSE(get(db->getBestRecordAnyTarget("mm", "sim:h100-sxm")));
 }
 
-TEST_F(BestRecordTest, AnyTargetPrefersTheGivenTarget) {
+TEST_P(BestRecordTest, AnyTargetPrefersTheGivenTarget) {
   add(0, MeasureStatus::Ok, 40, "sim:h100-sxm");
   add(1, MeasureStatus::Ok, 30, "sim:a100");
   add(2, MeasureStatus::Ok, 35, "cuda:NVIDIA A100");
@@ -356,7 +427,7 @@ TEST_F(BestRecordTest, AnyTargetPrefersTheGivenTarget) {
   EXPECT_FALSE(best->simulated);
 }
 
-TEST_F(BestRecordTest, RunMeasurementsSpanTargetsAndTasks) {
+TEST_P(BestRecordTest, RunMeasurementsSpanTargetsAndTasks) {
   add(0, MeasureStatus::Ok, 30);
   add(1, MeasureStatus::Timeout, 0, "cuda:NVIDIA H100 80GB HBM3");
   int64_t otherTask = get(db->getOrAddTask("conv", "conv2d", 1e9, 1, ""));
@@ -388,7 +459,7 @@ TEST_F(BestRecordTest, RunMeasurementsSpanTargetsAndTasks) {
   EXPECT_TRUE(get(db->getRunMeasurements(12345)).empty());
 }
 
-TEST_F(BestRecordTest, HasMeasuredAndMeasuredConfigs) {
+TEST_P(BestRecordTest, HasMeasuredAndMeasuredConfigs) {
   add(2, MeasureStatus::Ok, 10);
   add(0, MeasureStatus::Timeout, 0);
   add(4, MeasureStatus::Ok, 10, "cuda:0");
@@ -409,11 +480,11 @@ TEST_F(BestRecordTest, HasMeasuredAndMeasuredConfigs) {
   EXPECT_TRUE(get(db->getMeasuredConfigs(task, "sim:a100")).empty());
 }
 
-TEST_F(BestRecordTest, SimulatedFlagMatchesTheTarget) {
+TEST_P(BestRecordTest, SimulatedFlagMatchesTheTarget) {
   MeasureResult lying = makeResult(MeasureStatus::Ok, 10, "sim:h100-sxm");
   lying.simulated = false;
   EXPECT_EQ(errorMessage(db->addMeasurement(run, configs[0], lying, 1, 0)),
-            dir.path("records.db") +
+            db->getPath().str() +
                 ": measurement on target 'sim:h100-sxm' is marked not "
                 "simulated; simulated targets, and only they, start with "
                 "'sim:'");
@@ -423,7 +494,7 @@ TEST_F(BestRecordTest, SimulatedFlagMatchesTheTarget) {
       errorMessage(db->addMeasurement(run, configs[0], modeled, 1, 0)).empty());
   MeasureResult noTarget = makeResult(MeasureStatus::Ok, 10, "");
   EXPECT_EQ(errorMessage(db->addMeasurement(run, configs[0], noTarget, 1, 0)),
-            dir.path("records.db") + ": measurement without a target");
+            db->getPath().str() + ": measurement without a target");
 
   add(0, MeasureStatus::Ok, 10, "sim:h100-sxm");
   add(1, MeasureStatus::Ok, 10, "cuda:NVIDIA H100 80GB HBM3");
@@ -436,5 +507,7 @@ TEST_F(BestRecordTest, SimulatedFlagMatchesTheTarget) {
   ASSERT_EQ(gpu.size(), 1u);
   EXPECT_FALSE(gpu[0].simulated);
 }
+
+TESSEL_INSTANTIATE_ENGINE_TEST(BestRecordTest);
 
 } // namespace

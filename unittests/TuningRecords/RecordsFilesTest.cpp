@@ -111,10 +111,81 @@ TEST(RecordsFilesTest, NewerSchemaVersion) {
   TempDir dir;
   std::string path = dir.path("future.db");
   ASSERT_TRUE(openOrFail(path));
-  execRaw(path, "UPDATE meta SET value = '3' WHERE key = 'schema_version';"
-                "PRAGMA user_version = 3;");
-  expectRefused(path, path + ": records database schema version 3 is newer "
-                             "than this Tessel supports (2)");
+  execRaw(path, "UPDATE meta SET value = '4' WHERE key = 'schema_version';"
+                "PRAGMA user_version = 4;");
+  expectRefused(path, path + ": records database schema version 4 is newer "
+                             "than this Tessel supports (3)");
+}
+
+/// The PostgreSQL forms of the refusals: nothing is written into a database
+/// that is not a records database of a known version.
+using RecordsPostgresFilesTest = EngineTest;
+INSTANTIATE_TEST_SUITE_P(Engines, RecordsPostgresFilesTest,
+                         ::testing::Values(Engine::PostgreSQL), printEngine);
+
+TEST_P(RecordsPostgresFilesTest, RefusesForeignAndNewerDatabases) {
+  std::string url = location();
+  // Empty: only CreateOrOpen creates the schema.
+  std::string name;
+  {
+    auto refused = RecordsDatabase::open(url, OpenMode::OpenExisting);
+    ASSERT_FALSE(bool(refused));
+    name = llvm::StringRef(llvm::toString(refused.takeError()))
+               .split(": ")
+               .first.str();
+  }
+  EXPECT_NE(name.find("tessel:***@"), std::string::npos) << name;
+  EXPECT_EQ(name.find("tessel:tessel@"), std::string::npos) << name;
+  EXPECT_EQ(errorMessage(RecordsDatabase::open(url, OpenMode::ReadOnly)),
+            name + ": not a Tessel records database (it has no tables)");
+  EXPECT_EQ(queryRawInt(url, "SELECT count(*) FROM information_schema.tables "
+                             "WHERE table_schema = current_schema()"),
+            0);
+  // Another application's tables.
+  EXPECT_EQ(postgres_test::execOnServer(url, "CREATE TABLE orders (id int)"),
+            "");
+  for (OpenMode mode :
+       {OpenMode::CreateOrOpen, OpenMode::OpenExisting, OpenMode::ReadOnly})
+    EXPECT_EQ(errorMessage(RecordsDatabase::open(url, mode)),
+              name + ": not a Tessel records database (tables: orders)");
+  EXPECT_EQ(postgres_test::execOnServer(url, "DROP TABLE orders"), "");
+  // A newer schema.
+  ASSERT_TRUE(openOrFail(url));
+  EXPECT_EQ(postgres_test::execOnServer(
+                url, "UPDATE meta SET value = '4' WHERE key = "
+                     "'schema_version'"),
+            "");
+  for (OpenMode mode :
+       {OpenMode::CreateOrOpen, OpenMode::OpenExisting, OpenMode::ReadOnly})
+    EXPECT_EQ(errorMessage(RecordsDatabase::open(url, mode)),
+              name + ": records database schema version 4 is newer than "
+                     "this Tessel supports (3)");
+}
+
+TEST(RecordsPostgresFilesTest, UnreachableServerAndWrongPassword) {
+  // Nothing listens on port 1.
+  EXPECT_EQ(
+      errorMessage(RecordsDatabase::open(
+          "postgresql://tessel:secret@127.0.0.1:1/tessel", OpenMode::ReadOnly)),
+      "postgresql://tessel:***@127.0.0.1:1/tessel: cannot connect: "
+      "connection to server at \"127.0.0.1\", port 1 failed: Connection "
+      "refused Is the server running on that host and accepting TCP/IP "
+      "connections?");
+  postgres_test::Server &server = postgres_test::getServer();
+  if (server.url.empty())
+    GTEST_SKIP() << "no PostgreSQL server for the test: " << server.problem;
+  std::string wrong = server.url;
+  size_t at = wrong.find('@');
+  size_t colon = wrong.rfind(':', at);
+  wrong.replace(colon + 1, at - colon - 1, "wrong");
+  std::string message =
+      errorMessage(RecordsDatabase::open(wrong, OpenMode::CreateOrOpen));
+  EXPECT_NE(message.find(": cannot connect: "), std::string::npos) << message;
+  EXPECT_NE(message.find("password authentication failed for user \"tessel\""),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("wrong"), std::string::npos) << message;
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
 TEST(RecordsFilesTest, TesselApplicationIdWithoutMeta) {

@@ -98,20 +98,29 @@ TEST(RecordsJsonTest, ExportsOneSelfContainedObjectPerMeasurement) {
   EXPECT_EQ(median->kind(), llvm::json::Value::Null);
 }
 
-TEST(RecordsJsonTest, ExportImportRoundTrip) {
-  TempDir dir;
+/// Export and import between an SQLite file and each engine.
+using RecordsJsonEngineTest = EngineTest;
+TESSEL_INSTANTIATE_ENGINE_TEST(RecordsJsonEngineTest);
+
+TEST_P(RecordsJsonEngineTest, ExportImportRoundTrip) {
   auto source = openOrFail(dir.path("source.db"));
   ASSERT_TRUE(source);
   populate(*source);
   std::string exported = exportAll(*source);
 
-  auto copy = openOrFail(dir.path("copy.db"));
+  auto copy = openOrFail(location());
   ASSERT_TRUE(copy);
   ImportSummary summary = get(copy->importJsonLines(exported, "records.jsonl"));
   EXPECT_EQ(summary.lines, 12);
   EXPECT_EQ(summary.added, 12);
   EXPECT_EQ(summary.duplicates, 0);
   EXPECT_EQ(exportAll(*copy), exported);
+
+  // And back from the copy into another file.
+  auto back = openOrFail(dir.path("back.db"));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(get(back->importJsonLines(exportAll(*copy))).added, 12);
+  EXPECT_EQ(exportAll(*back), exported);
 
   // Runs and tasks come back whole.
   std::vector<RunInfo> runs = get(copy->getRuns());
@@ -143,9 +152,8 @@ TEST(RecordsJsonTest, ExportImportRoundTrip) {
   expectIntact(*copy);
 }
 
-TEST(RecordsJsonTest, ImportingTwiceAddsNothing) {
-  TempDir dir;
-  auto source = openOrFail(dir.path("source.db"));
+TEST_P(RecordsJsonEngineTest, ImportingTwiceAddsNothing) {
+  auto source = openOrFail(location());
   ASSERT_TRUE(source);
   populate(*source);
   std::string exported = exportAll(*source);

@@ -182,7 +182,7 @@ TEST_P(RecordsMigrationTest, MigratesVersion1InPlace) {
   {
     auto db = openOrFail(path, GetParam());
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->getSchemaVersion(), 2);
+    EXPECT_EQ(db->getSchemaVersion(), 3);
     expectVersion1Rows(*db);
     expectIntact(*db);
     // The migrated file records new runs with their model.
@@ -191,9 +191,9 @@ TEST_P(RecordsMigrationTest, MigratesVersion1InPlace) {
     EXPECT_EQ(get(db->getRun(nextId)).modelSource, next.modelSource);
   }
 
-  // The file now says version 2, and its runs table is that of a new file.
-  EXPECT_EQ(userVersion(path), 2);
-  EXPECT_EQ(metaVersion(path), 2);
+  // The file now says version 3, and its tables are those of a new file.
+  EXPECT_EQ(userVersion(path), 3);
+  EXPECT_EQ(metaVersion(path), 3);
   EXPECT_EQ(queryRawInt(path, "SELECT count(*) FROM meta"), 1);
   EXPECT_EQ(queryRawInt(path, "PRAGMA application_id"), 0x54534C52);
   std::string fresh = dir.path("v2.db");
@@ -201,16 +201,20 @@ TEST_P(RecordsMigrationTest, MigratesVersion1InPlace) {
   for (const char *table :
        {"meta", "runs", "tasks", "sketches", "configs", "measurements"})
     EXPECT_EQ(columnsOf(path, table), columnsOf(fresh, table)) << table;
+  EXPECT_EQ(queryRawText(path, "SELECT group_concat(name) FROM (SELECT name "
+                               "FROM sqlite_master WHERE type = 'index' AND "
+                               "name LIKE 'measurements_%' ORDER BY name)"),
+            "measurements_by_config,measurements_by_run,measurements_once");
   EXPECT_NE(columnsOf(path, "runs").find("model_source TEXT 1 ''"),
             std::string::npos)
       << columnsOf(path, "runs");
 
-  // Reopening (in every mode) finds version 2 and everything in it.
+  // Reopening (in every mode) finds version 3 and everything in it.
   for (OpenMode mode :
        {OpenMode::OpenExisting, OpenMode::ReadOnly, OpenMode::CreateOrOpen}) {
     auto db = openOrFail(path, mode);
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->getSchemaVersion(), 2);
+    EXPECT_EQ(db->getSchemaVersion(), 3);
     std::vector<RunInfo> runs = get(db->getRuns());
     ASSERT_EQ(runs.size(), 2u);
     EXPECT_EQ(runs[0].modelSource, "");
@@ -218,7 +222,7 @@ TEST_P(RecordsMigrationTest, MigratesVersion1InPlace) {
     EXPECT_EQ(runs[1].startedAt, next.startedAt);
     EXPECT_EQ(runs[1].modelSource, next.modelSource);
   }
-  EXPECT_EQ(userVersion(path), 2);
+  EXPECT_EQ(userVersion(path), 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(WritableModes, RecordsMigrationTest,
@@ -255,7 +259,7 @@ TEST(RecordsMigrationTest, ReadOnlyReadsVersion1AsItIs) {
     // one goes on reading.
     auto writer = openOrFail(path, OpenMode::OpenExisting);
     ASSERT_TRUE(writer);
-    EXPECT_EQ(writer->getSchemaVersion(), 2);
+    EXPECT_EQ(writer->getSchemaVersion(), 3);
     RunInfo next = makeRun(1700001000.5);
     next.modelSource = "module {}";
     ASSERT_EQ(get(writer->beginRun(next)), 2);
@@ -264,8 +268,8 @@ TEST(RecordsMigrationTest, ReadOnlyReadsVersion1AsItIs) {
     EXPECT_EQ(runs[1].strategy, "evolutionary");
     EXPECT_EQ(runs[1].modelSource, "");
   }
-  EXPECT_EQ(userVersion(path), 2);
-  EXPECT_EQ(metaVersion(path), 2);
+  EXPECT_EQ(userVersion(path), 3);
+  EXPECT_EQ(metaVersion(path), 3);
 }
 
 TEST(RecordsMigrationTest, ReadOnlyLeavesVersion1Untouched) {
@@ -297,7 +301,7 @@ TEST(RecordsMigrationTest, FailedMigrationChangesNothing) {
   std::string runsBefore = columnsOf(path, "runs");
   EXPECT_EQ(errorMessage(RecordsDatabase::open(path, OpenMode::OpenExisting)),
             path + ": cannot migrate records database from schema version 1 "
-                   "to 2: meta is frozen");
+                   "to 3: meta is frozen");
   // All or nothing: the column was not added either.
   EXPECT_EQ(columnsOf(path, "runs"), runsBefore);
   EXPECT_EQ(userVersion(path), 1);
@@ -306,6 +310,52 @@ TEST(RecordsMigrationTest, FailedMigrationChangesNothing) {
   ASSERT_TRUE(db);
   EXPECT_EQ(db->getSchemaVersion(), 1);
   expectVersion1Rows(*db);
+}
+
+/// A version-2 file: version 1 migrated by hand with the version-2 step.
+void writeVersion2(const std::string &path) {
+  writeVersion1(path);
+  execRaw(path, "ALTER TABLE runs ADD COLUMN model_source TEXT NOT NULL "
+                "DEFAULT ''; UPDATE meta SET value = '2' WHERE key = "
+                "'schema_version'; PRAGMA user_version = 2;");
+}
+
+TEST(RecordsMigrationTest, MigratesVersion2InPlace) {
+  TempDir dir;
+  std::string path = dir.path("v2.db");
+  writeVersion2(path);
+  {
+    auto db = openOrFail(path, OpenMode::OpenExisting);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(db->getSchemaVersion(), 3);
+    expectVersion1Rows(*db);
+  }
+  EXPECT_EQ(userVersion(path), 3);
+  EXPECT_EQ(metaVersion(path), 3);
+  EXPECT_EQ(queryRawInt(path, "SELECT count(*) FROM sqlite_master WHERE "
+                              "name = 'measurements_once'"),
+            1);
+}
+
+TEST(RecordsMigrationTest, Version2WithARepeatedMeasurementStaysVersion2) {
+  TempDir dir;
+  std::string path = dir.path("v2.db");
+  writeVersion2(path);
+  // The version-1 rows measured config 1 in run 1 once; measure it again.
+  execRaw(path, "INSERT INTO measurements (run_id, config_id, target, "
+                "simulated, status, repeats, registers, spill_bytes, "
+                "shared_bytes, message, measured_at, elapsed_s, trial) "
+                "SELECT run_id, config_id, target, simulated, status, repeats, "
+                "registers, spill_bytes, shared_bytes, message, measured_at, "
+                "elapsed_s, trial FROM measurements");
+  EXPECT_EQ(errorMessage(RecordsDatabase::open(path, OpenMode::OpenExisting)),
+            path + ": cannot migrate records database from schema version 2 "
+                   "to 3: UNIQUE constraint failed: measurements.run_id, "
+                   "measurements.config_id, measurements.target");
+  EXPECT_EQ(userVersion(path), 2);
+  auto db = openOrFail(path, OpenMode::ReadOnly);
+  ASSERT_TRUE(db);
+  EXPECT_EQ(db->getSchemaVersion(), 2);
 }
 
 TEST(RecordsMigrationTest, UnknownOldVersionsAreRefused) {

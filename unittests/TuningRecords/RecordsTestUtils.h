@@ -15,8 +15,11 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include "../Support/PostgresTestServer.h"
+
 #include "gtest/gtest.h"
 
+#include <optional>
 #include <sqlite3.h>
 
 #include <fstream>
@@ -72,8 +75,39 @@ inline void execRaw(llvm::StringRef path, const char *sql) {
   sqlite3_close(db);
 }
 
-/// The integer in the first column of `sql`'s first row (-1 when none).
+/// The text in the first column of `sql`'s first row in the PostgreSQL
+/// database at `url` ("<none>" when none, "<null>" for NULL).
+inline std::string queryPostgresText(llvm::StringRef url, const char *sql) {
+  PGconn *conn = PQconnectdb(url.str().c_str());
+  std::string result = "<none>";
+  if (PQstatus(conn) == CONNECTION_OK) {
+    PGresult *rows = PQexec(conn, sql);
+    if (PQresultStatus(rows) == PGRES_TUPLES_OK && PQntuples(rows) > 0)
+      result = PQgetisnull(rows, 0, 0) ? "<null>" : PQgetvalue(rows, 0, 0);
+    else if (PQresultStatus(rows) != PGRES_TUPLES_OK)
+      ADD_FAILURE() << sql << ": " << PQresultErrorMessage(rows);
+    PQclear(rows);
+  } else {
+    ADD_FAILURE() << PQerrorMessage(conn);
+  }
+  PQfinish(conn);
+  return result;
+}
+
+inline bool isPostgres(llvm::StringRef location) {
+  return location.starts_with("postgresql://");
+}
+
+/// The integer in the first column of `sql`'s first row (-1 when none), in
+/// the SQLite file or PostgreSQL database at `path`.
 inline int64_t queryRawInt(llvm::StringRef path, const char *sql) {
+  if (isPostgres(path)) {
+    std::string text = queryPostgresText(path, sql);
+    if (text == "t" || text == "f")
+      return text == "t";
+    int64_t value = -1;
+    return llvm::StringRef(text).getAsInteger(10, value) ? -1 : value;
+  }
   sqlite3 *db = nullptr;
   int64_t result = -1;
   if (sqlite3_open_v2(path.str().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
@@ -90,6 +124,8 @@ inline int64_t queryRawInt(llvm::StringRef path, const char *sql) {
 
 /// The text in the first column of `sql`'s first row ("<none>" when none).
 inline std::string queryRawText(llvm::StringRef path, const char *sql) {
+  if (isPostgres(path))
+    return queryPostgresText(path, sql);
   sqlite3 *db = nullptr;
   std::string result = "<none>";
   if (sqlite3_open_v2(path.str().c_str(), &db, SQLITE_OPEN_READONLY, nullptr) ==
@@ -107,6 +143,40 @@ inline std::string queryRawText(llvm::StringRef path, const char *sql) {
   sqlite3_close(db);
   return result;
 }
+
+/// The engines a records test runs on.
+enum class Engine { SQLite, PostgreSQL };
+
+inline std::string printEngine(const ::testing::TestParamInfo<Engine> &info) {
+  return info.param == Engine::SQLite ? "SQLite" : "PostgreSQL";
+}
+
+/// A test of the records on each engine: location() is a new, empty records
+/// database (a file in a temporary directory, or a schema of the test
+/// PostgreSQL server). Skipped, saying why, when PostgreSQL is unavailable.
+class EngineTest : public ::testing::TestWithParam<Engine> {
+protected:
+  void SetUp() override {
+    if (GetParam() != Engine::PostgreSQL)
+      return;
+    schema.emplace();
+    if (!schema->available())
+      GTEST_SKIP() << schema->whyUnavailable();
+  }
+
+  bool onSqlite() const { return GetParam() == Engine::SQLite; }
+  std::string location() const {
+    return onSqlite() ? dir.path("records.db") : schema->url();
+  }
+
+  TempDir dir;
+  std::optional<postgres_test::Schema> schema;
+};
+
+#define TESSEL_INSTANTIATE_ENGINE_TEST(fixture)                                \
+  INSTANTIATE_TEST_SUITE_P(                                                    \
+      Engines, fixture, ::testing::Values(Engine::SQLite, Engine::PostgreSQL), \
+      printEngine)
 
 /// Opens `path`, failing the test on error.
 inline std::unique_ptr<RecordsDatabase> openOrFail(

@@ -17,15 +17,13 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include "RunColumns.h"
-#include "Sqlite.h"
+#include "SqlConnection.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-
-#include <sqlite3.h>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -43,7 +41,7 @@ static bool isNullField(const json::Object &object, StringRef key) {
 }
 
 /// A NULL column as JSON null, other columns as numbers.
-static json::Value nullableDouble(const sqlite::Statement &stmt, int column) {
+static json::Value nullableDouble(const sql::Statement &stmt, int column) {
   if (stmt.isNull(column))
     return nullptr;
   return stmt.getDouble(column);
@@ -51,7 +49,7 @@ static json::Value nullableDouble(const sqlite::Statement &stmt, int column) {
 
 Error RecordsDatabase::exportJsonLines(llvm::raw_ostream &os) {
   // Version 1 (opened read-only) has no model_source: it exports as "".
-  Expected<sqlite::Statement> stmt = conn->prepare(
+  Expected<sql::Statement> stmt = conn->prepare(
       schemaVersion >= 2
           ? "SELECT r.started_at, r.strategy, r.seed, r.measurer, "
             "r.simulated, r.device_json, r.options_json, r.tessel_version, "
@@ -305,7 +303,7 @@ Expected<ImportSummary> RecordsDatabase::importJsonLines(StringRef text,
     return conn->error("cannot import into a database opened read-only",
                        nullptr);
 
-  Expected<sqlite::Transaction> transaction = sqlite::Transaction::begin(*conn);
+  Expected<sql::Transaction> transaction = sql::Transaction::begin(*conn);
   if (!transaction)
     return transaction.takeError();
   llvm::StringMap<int64_t> runIds;
@@ -320,7 +318,7 @@ Expected<ImportSummary> RecordsDatabase::importJsonLines(StringRef text,
                       run.optionsJson, run.tesselVersion, run.modelSource);
     auto [it, inserted] = runIds.try_emplace(runKey, 0);
     if (inserted) {
-      Expected<sqlite::Statement> find = conn->prepare(
+      Expected<sql::Statement> find = conn->prepare(
           "SELECT id FROM runs WHERE started_at = ?1 AND strategy = ?2 AND "
           "seed = ?3 AND measurer = ?4 AND simulated = ?5 AND "
           "device_json = ?6 AND options_json = ?7 AND tessel_version = ?8 AND "
@@ -356,29 +354,12 @@ Expected<ImportSummary> RecordsDatabase::importJsonLines(StringRef text,
     if (!configId)
       return lineError(row.line, llvm::toString(configId.takeError()));
 
-    {
-      Expected<sqlite::Statement> duplicate = conn->prepare(
-          "SELECT 1 FROM measurements WHERE config_id = ?1 AND target = ?2 "
-          "AND run_id = ?3 AND trial = ?4 AND measured_at = ?5 LIMIT 1");
-      if (!duplicate)
-        return duplicate.takeError();
-      duplicate->bind(1, *configId)
-          .bind(2, StringRef(m.target))
-          .bind(3, runId)
-          .bind(4, m.trial)
-          .bind(5, m.measuredAt);
-      Expected<bool> found = duplicate->step();
-      if (!found)
-        return found.takeError();
-      if (*found) {
-        ++summary.duplicates;
-        continue;
-      }
-    }
-    Expected<int64_t> id = insertMeasurement(runId, *configId, m);
+    // A measurement of this config on this target is in the run already
+    // (the unique key of measurements): a duplicate.
+    Expected<MeasurementId> id = insertMeasurement(runId, *configId, m);
     if (!id)
       return lineError(row.line, llvm::toString(id.takeError()));
-    ++summary.added;
+    ++(id->inserted ? summary.added : summary.duplicates);
   }
   if (Error err = transaction->commit())
     return std::move(err);

@@ -6,7 +6,7 @@
 
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
-#include "Sqlite.h"
+#include "SqlConnection.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -18,7 +18,7 @@ using llvm::StringRef;
 
 Expected<bool> RecordsDatabase::hasMeasured(int64_t configId,
                                             StringRef target) {
-  Expected<sqlite::Statement> stmt =
+  Expected<sql::Statement> stmt =
       conn->prepare("SELECT 1 FROM measurements WHERE config_id = ?1 AND "
                     "target = ?2 LIMIT 1");
   if (!stmt)
@@ -29,7 +29,7 @@ Expected<bool> RecordsDatabase::hasMeasured(int64_t configId,
 
 Expected<std::vector<ConfigRecord>>
 RecordsDatabase::getMeasuredConfigs(int64_t taskId, StringRef target) {
-  Expected<sqlite::Statement> stmt = conn->prepare(
+  Expected<sql::Statement> stmt = conn->prepare(
       "SELECT c.id, s.id, s.sketch, c.config FROM sketches s "
       "JOIN configs c ON c.sketch_id = s.id "
       "WHERE s.task_id = ?1 AND EXISTS (SELECT 1 FROM measurements m "
@@ -71,7 +71,7 @@ RecordsDatabase::queryBest(StringRef workloadKey, StringRef target,
       "JOIN measurements m ON m.config_id = c.id "
       "WHERE t.workload_key = ?1 AND m.status = 'ok' "
       "ORDER BY m.target <> ?2, m.simulated, m.median_us, m.id LIMIT 1";
-  Expected<sqlite::Statement> stmt =
+  Expected<sql::Statement> stmt =
       conn->prepare(exactTarget ? exactSql : preferredSql);
   if (!stmt)
     return stmt.takeError();
@@ -118,9 +118,9 @@ RecordsDatabase::getBestRecordAnyTarget(StringRef workloadKey,
 
 /// The rows of a TESSEL_MEASUREMENT_QUERY statement.
 static Expected<std::vector<MeasurementRecord>>
-readMeasurements(sqlite::Connection &connection, sqlite::Statement &statement) {
-  sqlite::Connection *conn = &connection;
-  sqlite::Statement *stmt = &statement;
+readMeasurements(sql::Connection &connection, sql::Statement &statement) {
+  sql::Connection *conn = &connection;
+  sql::Statement *stmt = &statement;
   std::vector<MeasurementRecord> records;
   while (true) {
     Expected<bool> row = stmt->step();
@@ -164,9 +164,9 @@ readMeasurements(sqlite::Connection &connection, sqlite::Statement &statement) {
 
 Expected<std::vector<MeasurementRecord>>
 RecordsDatabase::getMeasurements(int64_t taskId, StringRef target) {
-  Expected<sqlite::Statement> stmt = conn->prepare(
-      TESSEL_MEASUREMENT_QUERY
-      "WHERE s.task_id = ?1 AND m.target = ?2 ORDER BY m.id");
+  Expected<sql::Statement> stmt =
+      conn->prepare(TESSEL_MEASUREMENT_QUERY
+                    "WHERE s.task_id = ?1 AND m.target = ?2 ORDER BY m.id");
   if (!stmt)
     return stmt.takeError();
   stmt->bind(1, taskId).bind(2, target);
@@ -175,7 +175,7 @@ RecordsDatabase::getMeasurements(int64_t taskId, StringRef target) {
 
 Expected<std::vector<MeasurementRecord>>
 RecordsDatabase::getRunMeasurements(int64_t runId) {
-  Expected<sqlite::Statement> stmt = conn->prepare(
+  Expected<sql::Statement> stmt = conn->prepare(
       TESSEL_MEASUREMENT_QUERY "WHERE m.run_id = ?1 ORDER BY m.id");
   if (!stmt)
     return stmt.takeError();
@@ -186,7 +186,7 @@ RecordsDatabase::getRunMeasurements(int64_t runId) {
 /// Reads the run columns (id, started_at, strategy, seed, measurer,
 /// simulated, device_json, options_json, tessel_version, model_source) of the
 /// current row.
-static RunInfo readRun(const sqlite::Statement &stmt) {
+static RunInfo readRun(const sql::Statement &stmt) {
   RunInfo run;
   run.id = stmt.getInt(0);
   run.startedAt = stmt.getDouble(1);
@@ -203,7 +203,7 @@ static RunInfo readRun(const sqlite::Statement &stmt) {
 
 Expected<std::vector<RunInfo>> RecordsDatabase::getRuns() {
   // Version 1 (opened read-only) has no model_source: it reads as ''.
-  Expected<sqlite::Statement> stmt = conn->prepare(
+  Expected<sql::Statement> stmt = conn->prepare(
       schemaVersion >= 2
           ? "SELECT id, started_at, strategy, seed, measurer, simulated, "
             "device_json, options_json, tessel_version, model_source "
@@ -225,7 +225,7 @@ Expected<std::vector<RunInfo>> RecordsDatabase::getRuns() {
 }
 
 Expected<RunInfo> RecordsDatabase::getRun(int64_t id) {
-  Expected<sqlite::Statement> stmt = conn->prepare(
+  Expected<sql::Statement> stmt = conn->prepare(
       schemaVersion >= 2
           ? "SELECT id, started_at, strategy, seed, measurer, simulated, "
             "device_json, options_json, tessel_version, model_source "
@@ -248,7 +248,7 @@ Expected<RunInfo> RecordsDatabase::getRun(int64_t id) {
 
 /// Reads the task columns (id, workload_key, op_kind, flops, weight,
 /// description) of the current row.
-static TaskInfo readTask(const sqlite::Statement &stmt) {
+static TaskInfo readTask(const sql::Statement &stmt) {
   TaskInfo task;
   task.id = stmt.getInt(0);
   task.workloadKey = stmt.getText(1);
@@ -260,7 +260,7 @@ static TaskInfo readTask(const sqlite::Statement &stmt) {
 }
 
 Expected<std::vector<TaskInfo>> RecordsDatabase::getTasks() {
-  Expected<sqlite::Statement> stmt =
+  Expected<sql::Statement> stmt =
       conn->prepare("SELECT id, workload_key, op_kind, flops, weight, "
                     "description FROM tasks ORDER BY id");
   if (!stmt)
@@ -278,7 +278,7 @@ Expected<std::vector<TaskInfo>> RecordsDatabase::getTasks() {
 
 Expected<std::optional<TaskInfo>>
 RecordsDatabase::getTask(StringRef workloadKey) {
-  Expected<sqlite::Statement> stmt =
+  Expected<sql::Statement> stmt =
       conn->prepare("SELECT id, workload_key, op_kind, flops, weight, "
                     "description FROM tasks WHERE workload_key = ?1");
   if (!stmt)

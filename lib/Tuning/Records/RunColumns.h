@@ -12,7 +12,7 @@
 #ifndef TESSEL_LIB_TUNING_RECORDS_RUNCOLUMNS_H
 #define TESSEL_LIB_TUNING_RECORDS_RUNCOLUMNS_H
 
-#include "Sqlite.h"
+#include "SqlConnection.h"
 
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
@@ -22,8 +22,8 @@ namespace tessel {
 /// Binds the fields of `run` to ?1 .. ?9 of `stmt`, in the order of the
 /// columns: started_at, strategy, seed, measurer, simulated, device_json,
 /// options_json, tessel_version, model_source.
-inline sqlite::Statement &bindRunColumns(sqlite::Statement &stmt,
-                                         const RunInfo &run) {
+inline sql::Statement &bindRunColumns(sql::Statement &stmt,
+                                      const RunInfo &run) {
   return stmt.bind(1, run.startedAt)
       .bind(2, llvm::StringRef(run.strategy))
       .bind(3, static_cast<int64_t>(run.seed))

@@ -1,11 +1,13 @@
-//===- RecordsDatabase.h - Tuning records in SQLite -------------*- C++ -*-===//
+//===- RecordsDatabase.h - Tuning records in SQLite or PostgreSQL *- C++
+//-*-===//
 //
 // Part of the Tessel project.
 //
 //===----------------------------------------------------------------------===//
 //
 // The records database keeps every measurement the tuner makes, in one SQLite
-// file: tuning runs, tasks (workloads), the sketches and configs tried for
+// file or in a PostgreSQL database that tuners on many hosts share: tuning
+// runs, tasks (workloads), the sketches and configs tried for
 // each task, and the measurements of those configs on a target. A tuning
 // session resumes from it (no config is measured twice, the cost model is
 // retrained on earlier rows), and compilation picks the best config of a
@@ -33,9 +35,9 @@
 
 namespace mlir {
 namespace tessel {
-namespace sqlite {
+namespace sql {
 class Connection;
-} // namespace sqlite
+} // namespace sql
 
 /// One tuning run (a `runs` row).
 struct RunInfo {
@@ -134,9 +136,11 @@ struct ImportSummary {
   int64_t duplicates = 0;
 };
 
-/// A tuning records database in one SQLite file (WAL mode, foreign keys on,
-/// a 5 s busy timeout). Methods return errors rather than throwing; no method
-/// modifies a file that is not a Tessel records database.
+/// A tuning records database: one SQLite file (WAL mode, foreign keys on,
+/// a 5 s busy timeout), or the current schema of a PostgreSQL database
+/// (`postgresql://user:password@host:port/dbname`), which many processes may
+/// write at once. Methods return errors rather than throwing; no method
+/// modifies a database that is not a Tessel records database.
 class RecordsDatabase {
 public:
   enum class OpenMode {
@@ -152,11 +156,13 @@ public:
   static constexpr uint32_t kApplicationId = 0x54534C52;
   /// The schema version this Tessel writes (`meta.schema_version` and
   /// `PRAGMA user_version`).
-  static constexpr int64_t kSchemaVersion = 2;
+  static constexpr int64_t kSchemaVersion = 3;
 
-  /// Opens the records database at `path`. Fails, naming the file and leaving
-  /// it untouched, when it is not an SQLite database, belongs to another
-  /// application, has a newer schema, or is corrupt. A database of an older
+  /// Opens the records database at `path`: a PostgreSQL URL (postgresql://
+  /// or postgres://), else an SQLite file. Fails, naming the file or the URL
+  /// without its password and leaving the database untouched, when it cannot
+  /// be reached, is not an SQLite database, belongs to another application,
+  /// has a newer schema, or is corrupt. A database of an older
   /// schema is migrated to kSchemaVersion in place, in one transaction,
   /// unless `mode` is ReadOnly: then it is read as it is.
   static llvm::Expected<std::unique_ptr<RecordsDatabase>>
@@ -166,7 +172,7 @@ public:
   RecordsDatabase(const RecordsDatabase &) = delete;
   RecordsDatabase &operator=(const RecordsDatabase &) = delete;
 
-  /// The file this database lives in.
+  /// The file this database lives in, or its URL without the password.
   llvm::StringRef getPath() const { return path; }
   bool isReadOnly() const { return readOnly; }
   /// The schema version of the file: kSchemaVersion, or an older one when a
@@ -194,6 +200,9 @@ public:
   /// Records `result` as trial `trial` of run `runId`, measured
   /// `elapsedS` seconds after the run started; the target is
   /// `result.device`. The row is committed (and synced) before this returns.
+  /// A run measures a config on a target once: when the run has that
+  /// measurement already (a retried write), nothing is added and its id is
+  /// returned.
   /// Fails when `result.simulated` disagrees with the target (simulated
   /// targets, and only they, start with "sim:").
   llvm::Expected<int64_t> addMeasurement(int64_t runId, int64_t configId,
@@ -249,25 +258,35 @@ public:
   /// importJsonLines() of the file at `path`.
   llvm::Expected<ImportSummary> importJsonLinesFile(llvm::StringRef path);
 
-  /// Runs `PRAGMA integrity_check`; fails with its report unless it is "ok".
+  /// Runs SQLite's `PRAGMA integrity_check`; fails with its report unless it
+  /// is "ok". (A PostgreSQL server keeps its storage consistent itself.)
   llvm::Error checkIntegrity();
 
 private:
-  RecordsDatabase(std::unique_ptr<sqlite::Connection> conn, bool readOnly,
+  friend class MeasurementQueue;
+  RecordsDatabase(std::unique_ptr<sql::Connection> conn, bool readOnly,
                   int64_t schemaVersion);
 
   /// Inserts the run `info` as it is (`id` is ignored).
   llvm::Expected<int64_t> insertRun(const RunInfo &info);
-  /// Inserts `row` (its ids other than `runId` and `configId` are ignored).
-  llvm::Expected<int64_t> insertMeasurement(int64_t runId, int64_t configId,
-                                            const MeasurementRecord &row);
+  /// A measurement's row id, and whether insertMeasurement() added it.
+  struct MeasurementId {
+    int64_t id;
+    bool inserted;
+  };
+  /// Inserts `row` (its ids other than `runId` and `configId` are ignored)
+  /// unless the run has a measurement of the config on the target already:
+  /// then returns that one's id, with `inserted` false.
+  llvm::Expected<MeasurementId> insertMeasurement(int64_t runId,
+                                                  int64_t configId,
+                                                  const MeasurementRecord &row);
   /// The best `ok` measurement of `workloadKey` on `target`, or preferring
   /// `target` unless `exactTarget`.
   llvm::Expected<std::optional<BestRecord>>
   queryBest(llvm::StringRef workloadKey, llvm::StringRef target,
             bool exactTarget);
 
-  std::unique_ptr<sqlite::Connection> conn;
+  std::unique_ptr<sql::Connection> conn;
   std::string path;
   bool readOnly;
   int64_t schemaVersion;
