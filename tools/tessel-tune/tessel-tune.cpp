@@ -58,7 +58,14 @@ static Flag<bool> listStrategies(
     cl::cat(category));
 static OptionFlag<std::string>
     measure("measure", cl::location(options.measure),
-            cl::desc("cuda, or sim:<device> (simulated)"), cl::cat(category));
+            cl::desc("cuda, sim:<device> (simulated), or queue:<records db> "
+                     "(workers measure; docs/Queue.md)"),
+            cl::cat(category));
+static OptionFlag<std::string> queueTarget(
+    "queue-target", cl::location(options.queueTarget),
+    cl::desc("Under --measure=queue:<db>: sim:<device> or cuda:<device>, "
+             "the device whose workers measure"),
+    cl::cat(category));
 static OptionFlag<std::string> strategy(
     "strategy", cl::location(options.strategy),
     cl::desc("Strategy and options, e.g. \"dgd window=3\" (--list-strategies)"),
@@ -201,10 +208,11 @@ static int exportOrImport() {
 
 /// The flags that set up a tuning run.
 static SmallVector<cl::Option *> getRunFlags() {
-  return {&measure,   &strategy,    &costModel,       &features,  &trials,
-          &perRound,  &scheduler,   &resume,          &timeLimit, &seed,
-          &simNoise,  &simFidelity, &simTrialSeconds, &maxStages, &tensorCores,
-          &allowTf32, &minTimeMs};
+  return {&measure,     &queueTarget,     &strategy,  &costModel,
+          &features,    &trials,          &perRound,  &scheduler,
+          &resume,      &timeLimit,       &seed,      &simNoise,
+          &simFidelity, &simTrialSeconds, &maxStages, &tensorCores,
+          &allowTf32,   &minTimeMs};
 }
 
 /// Whether the command line asks for a tuning run, rather than only for the

@@ -80,6 +80,10 @@ public:
   SimulatedEstimate estimatePlan(const LaunchPlan &plan,
                                  KernelResources *heaviest = nullptr) const;
 
+  /// Restarts the noise from `seed`: a measurement queue's worker does so
+  /// per item, so that a result does not depend on the worker or the order.
+  void reseed(uint64_t seed) { state = seed; }
+
   /// Timed repeats per candidate (default 10, at least 1).
   void setRepeats(int repeats);
   int getRepeats() const { return repeats; }

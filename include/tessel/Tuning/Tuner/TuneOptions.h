@@ -27,8 +27,12 @@ namespace tessel {
 
 /// The options of one tuning run.
 struct TuneOptions {
-  /// The measurer: "cuda" or "sim:<device>" (createMeasurer).
+  /// The measurer: "cuda", "sim:<device>" (createMeasurer), or
+  /// "queue:<records db>": workers of `queueTarget` measure (docs/Queue.md).
   std::string measure = "sim:h100";
+  /// Under queue:<db>: the device whose workers measure, sim:<device> or
+  /// cuda:<device>.
+  std::string queueTarget;
   /// Under sim:<device>: "compiled" (compile each candidate, time it with
   /// ptxas's resources) or "analytic" (time the schedule from its facts).
   std::string simFidelity = "compiled";

@@ -28,13 +28,27 @@ static llvm::Error outOfRange(llvm::StringRef name, double value,
 
 llvm::Error TuneOptions::verify() const {
   llvm::StringRef device = measure;
-  if (measure != "cuda" && (!device.consume_front("sim:") || device.empty()))
+  llvm::StringRef queue = measure;
+  bool queued = queue.consume_front("queue:");
+  if (queued && queue.empty())
+    return llvm::createStringError(
+        "measure=queue: needs the records database of the queue");
+  if (queued && queueTarget.empty())
+    return llvm::createStringError(
+        "measure=queue:<db> needs queue-target=sim:<device> or "
+        "cuda:<device>: the device whose workers measure");
+  if (!queued && !queueTarget.empty())
+    return llvm::createStringError("queue-target needs measure=queue:<db>");
+  if (!queued && measure != "cuda" &&
+      (!device.consume_front("sim:") || device.empty()))
     return llvm::createStringError("measure=" + measure +
-                                   " is not cuda or sim:<device>");
+                                   " is not cuda, sim:<device> or "
+                                   "queue:<db>");
   if (simFidelity != "compiled" && simFidelity != "analytic")
     return llvm::createStringError("sim-fidelity=" + simFidelity +
                                    " is not one of: compiled, analytic");
-  bool simulated = measure != "cuda";
+  bool simulated = queued ? llvm::StringRef(queueTarget).starts_with("sim:")
+                          : measure != "cuda";
   if (simFidelity == "analytic" && !simulated)
     return llvm::createStringError(
         "sim-fidelity=analytic needs a sim:<device> measurer");
@@ -97,6 +111,8 @@ llvm::json::Object TuneOptions::toJSON() const {
     object["max_stages"] = maxStages;
   if (!tensorCores)
     object["tensor_cores"] = false;
+  if (!queueTarget.empty())
+    object["queue_target"] = queueTarget;
   if (allowTf32)
     object["allow_tf32"] = true;
   if (cudaMinTimeMs != 100)

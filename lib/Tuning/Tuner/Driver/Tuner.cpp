@@ -11,6 +11,7 @@
 #include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Tuning/Measure/MeasurerFactory.h"
 #include "tessel/Tuning/Measure/Reference.h"
+#include "tessel/Tuning/Queue/QueueMeasurer.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Tuner/CandidateBuilder.h"
 #include "tessel/Tuning/Tuner/StrategyRegistry.h"
@@ -147,7 +148,13 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
     measurerOptions.seed = options.seed;
     measurerOptions.simNoise = options.simNoise;
     measurerOptions.cuda.minTimeMs = options.cudaMinTimeMs;
-    auto created = createMeasurer(options.measure, measurerOptions);
+    llvm::StringRef queueDatabase = options.measure;
+    llvm::Expected<CreatedMeasurer> created =
+        queueDatabase.consume_front("queue:")
+            ? createQueueMeasurer(
+                  {queueDatabase.str(), options.queueTarget, options.seed, 0.05,
+                   [this](llvm::StringRef text) { note(text); }})
+            : createMeasurer(options.measure, measurerOptions);
     if (!created)
       return created.takeError();
     if (!created->device)

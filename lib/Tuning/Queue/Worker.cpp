@@ -1,0 +1,132 @@
+//===- Worker.cpp - A measurement worker of the queue ---------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Tuning/Queue/Worker.h"
+
+#include "tessel/Tuning/Measure/CandidateCodec.h"
+#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/Records/MeasurementQueue.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <thread>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::tessel;
+using llvm::Expected;
+using llvm::StringRef;
+
+/// What the queue writes for an item whose workers all died measuring it:
+/// a failure without a device, which the tuner records on its target.
+static std::string abandonedResult(int64_t attempts) {
+  MeasureResult result;
+  result.status = MeasureStatus::LaunchError;
+  result.message = llvm::formatv("the queue gave up on it: {0} workers "
+                                 "claimed it and none finished it",
+                                 attempts);
+  return encodeResult(result);
+}
+
+Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
+  auto log = [&](const llvm::Twine &line) {
+    if (options.log)
+      options.log(line.str());
+  };
+  Expected<CreatedMeasurer> created =
+      createMeasurer(options.measure, options.measurer);
+  if (!created)
+    return created.takeError();
+  if (!created->device)
+    return llvm::createStringError(created->deviceError);
+  Measurer &measurer = *created->measurer;
+  auto *simulated = dynamic_cast<SimulatedMeasurer *>(&measurer);
+  std::string target =
+      (measurer.isSimulated() ? "sim:" : "cuda:") + created->device->id;
+
+  auto db = RecordsDatabase::open(options.database,
+                                  RecordsDatabase::OpenMode::CreateOrOpen);
+  if (!db)
+    return db.takeError();
+  MeasurementQueue queue(**db);
+  std::string name = options.name;
+  if (name.empty()) {
+    char host[256] = "host";
+    gethostname(host, sizeof(host) - 1);
+    name = llvm::formatv("{0}:{1}", host, getpid()).str();
+  }
+  WorkerInfo info{name, target, measurer.name(), created->device->toJSON()};
+  if (llvm::Error err = queue.registerWorker(info))
+    return std::move(err);
+  log(llvm::formatv("worker {0}: measuring for {1} with {2}{3}", name, target,
+                    measurer.name(),
+                    measurer.isSimulated() ? " (SIMULATED)" : ""));
+
+  MLIRContext context;
+  WorkerSummary summary;
+  summary.target = target;
+  std::string abandoned = abandonedResult(options.maxAttempts);
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point idleSince = Clock::now();
+  while (options.maxItems == 0 ||
+         summary.measured + summary.malformed + summary.lost <
+             options.maxItems) {
+    Expected<std::optional<ClaimedItem>> claimed = queue.claim(
+        name, target, options.leaseSeconds, options.maxAttempts, abandoned);
+    if (!claimed)
+      return claimed.takeError();
+    if (!*claimed) {
+      double idle =
+          std::chrono::duration<double>(Clock::now() - idleSince).count();
+      if (options.maxIdleSeconds > 0 && idle >= options.maxIdleSeconds) {
+        Expected<std::vector<std::string>> pending = queue.getPendingTargets();
+        if (!pending)
+          return pending.takeError();
+        summary.otherTargets = llvm::join(*pending, ", ");
+        break;
+      }
+      std::this_thread::sleep_for(
+          std::chrono::duration<double>(options.pollSeconds));
+      continue;
+    }
+    const ClaimedItem &item = **claimed;
+    MeasureResult result;
+    Expected<MeasureCandidate> candidate =
+        decodeCandidate(item.candidate, &context);
+    if (!candidate) {
+      std::string why = llvm::toString(candidate.takeError());
+      log(llvm::formatv("queue item {0}: malformed: {1}", item.id, why));
+      ++summary.malformed;
+      result.status = MeasureStatus::LaunchError;
+      result.simulated = measurer.isSimulated();
+      result.device = measurer.name();
+      result.message = "malformed queue item: " + why;
+    } else {
+      if (simulated)
+        simulated->reseed(item.noiseSeed);
+      result = std::move(measurer.measure(*candidate).front());
+      if (options.delaySeconds > 0)
+        std::this_thread::sleep_for(
+            std::chrono::duration<double>(options.delaySeconds));
+    }
+    Expected<bool> finished = queue.finish(item, name, encodeResult(result));
+    if (!finished)
+      return finished.takeError();
+    if (!*finished) {
+      ++summary.lost;
+      log(llvm::formatv("queue item {0}: its lease ran out and it went to "
+                        "another worker; this result is dropped",
+                        item.id));
+    } else if (candidate) {
+      ++summary.measured;
+    }
+    idleSince = Clock::now();
+  }
+  return summary;
+}
