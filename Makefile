@@ -11,7 +11,7 @@ PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
             libxgboost-dev libsqlite3-dev googletest libgtest-dev cmake ninja-build \
             ccache g++ python3 python3-matplotlib liblemon-dev \
             python3-dev pybind11-dev python3-pytest libtorch-dev \
-            libopenblas0-pthread libpq-dev postgresql
+            libopenblas0-pthread libpq-dev postgresql slurm-wlm munge
 
 .PHONY: all deps configure build test tune check-lit clean
 

@@ -65,16 +65,23 @@ import subprocess
 
 _pg_script = os.path.join(config.tessel_src_root, "scripts", "services",
                           "postgres-local.sh")
-_pg_dir = "/tmp/tessel-lit-pg-%d" % os.getpid()
 _pg_owner = os.getpid()
-try:
-    _pg = subprocess.run([_pg_script, "start", _pg_dir], capture_output=True,
-                         text=True, timeout=120,
-                         env=dict(os.environ, TESSEL_PG_OWNER_PID=str(_pg_owner)))
-    _pg_problem = "" if _pg.returncode == 0 else (_pg.stderr.strip() or
-                                                   "postgres-local.sh failed")
-except (OSError, subprocess.SubprocessError) as error:
-    _pg, _pg_problem = None, str(error)
+# Servers of other test runs may take the port this one picked: try again.
+for _pg_attempt in range(3):
+    _pg_dir = "/tmp/tessel-lit-pg-%d-%d" % (_pg_owner, _pg_attempt)
+    try:
+        _pg = subprocess.run([_pg_script, "start", _pg_dir],
+                             capture_output=True, text=True, timeout=120,
+                             env=dict(os.environ,
+                                      TESSEL_PG_OWNER_PID=str(_pg_owner)))
+        _pg_problem = "" if _pg.returncode == 0 else (
+            _pg.stderr.strip() or "postgres-local.sh failed")
+    except (OSError, subprocess.SubprocessError) as error:
+        _pg, _pg_problem = None, str(error)
+    if not _pg_problem:
+        break
+    subprocess.run([_pg_script, "stop", _pg_dir], capture_output=True)
+    subprocess.run(["rm", "-rf", _pg_dir])
 if not _pg_problem:
     _pg_url = _pg.stdout.strip().splitlines()[-1]
 
@@ -92,3 +99,22 @@ if not _pg_problem:
 else:
     lit_config.warning("PostgreSQL tests are UNSUPPORTED: the local server "
                        "did not start: " + _pg_problem)
+
+# A single-node Slurm cluster (scripts/services/slurm-local.sh) needs
+# Debian's slurm-wlm and munge, and root; tests that start one are
+# UNSUPPORTED without them, and lit says why.
+import shutil
+
+_slurm_missing = [tool for tool in ("munged", "slurmctld", "slurmd", "sbatch")
+                  if not shutil.which(tool) and
+                  not os.path.exists(os.path.join("/usr/sbin", tool))]
+if _slurm_missing:
+    lit_config.warning("Slurm tests are UNSUPPORTED: missing %s (Debian "
+                       "packages slurm-wlm and munge)" % ", ".join(_slurm_missing))
+elif os.geteuid() != 0:
+    lit_config.warning("Slurm tests are UNSUPPORTED: slurmd must run as root")
+else:
+    config.available_features.add("slurm")
+    config.substitutions.append(
+        ("%{with_slurm}", os.path.join(os.path.dirname(_pg_script),
+                                       "with-slurm.sh")))

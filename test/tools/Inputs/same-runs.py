@@ -17,7 +17,8 @@ def runs(path):
         key = (run["strategy"], run["seed"])
         item = (row["trial"], row["sketch"], row["config"], row["status"],
                 row["median_us"])
-        unique = (key, run["started_at"], row["config"], row["target"])
+        unique = (key, run["started_at"], row["task"]["workload_key"],
+                  row["sketch"], row["config"], row["target"])
         duplicates += unique in seen
         seen.add(unique)
         by_run[key].append(item)
