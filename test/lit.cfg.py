@@ -94,6 +94,10 @@ if not _pg_problem:
     config.available_features.add("postgres")
     config.substitutions.append(("%{pg_server}", _pg_url.rsplit("/", 1)[0] + "/"))
     config.substitutions.append(
+        ("%{pg_server_wrong_password}",
+         _pg_url.rsplit("/", 1)[0].replace("tessel:tessel@", "tessel:wrong@")
+         + "/"))
+    config.substitutions.append(
         ("%{pg_fresh_db}", "bash %s %s" % (os.path.join(
             os.path.dirname(_pg_script), "postgres-fresh-db.sh"), _pg_url)))
 else:
