@@ -31,7 +31,23 @@ TEST(TuneOptionsTest, ErrorsNameTheOption) {
   EXPECT_EQ(verifyError(options), "min-time-ms=0 is out of range: more than 0");
   options = TuneOptions();
   options.measure = "gpu";
-  EXPECT_EQ(verifyError(options), "measure=gpu is not cuda or sim:<device>");
+  EXPECT_EQ(verifyError(options),
+            "measure=gpu is not cuda, sim:<device> or queue:<db>");
+  options.measure = "queue:";
+  EXPECT_EQ(verifyError(options),
+            "measure=queue: needs the records database of the queue");
+  options.measure = "queue:records.db";
+  EXPECT_EQ(verifyError(options),
+            "measure=queue:<db> needs queue-target=sim:<device> or "
+            "cuda:<device>: the device whose workers measure");
+  options.queueTarget = "cuda:h100";
+  options.simFidelity = "analytic";
+  EXPECT_EQ(verifyError(options),
+            "sim-fidelity=analytic needs a sim:<device> measurer");
+  options.queueTarget = "sim:h100";
+  EXPECT_EQ(verifyError(options), "");
+  options.measure = "sim:h100";
+  EXPECT_EQ(verifyError(options), "queue-target needs measure=queue:<db>");
   options = TuneOptions();
   options.measure = "cuda";
   options.simFidelity = "analytic";

@@ -97,6 +97,21 @@ TEST_P(MeasurementQueueTest, ExpiredLeasesAreHandedOutAgain) {
   EXPECT_EQ(finished[0].result, "on time");
 }
 
+TEST_P(MeasurementQueueTest, HeartbeatsKeepTheClaim) {
+  ASSERT_FALSE(bool(queue->enqueue("b", "sim:h100-sxm", {{"c", 7}})));
+  std::optional<ClaimedItem> item = claim("slow", /*lease=*/0.2);
+  ASSERT_TRUE(item);
+  EXPECT_TRUE(get(queue->renew(*item, "slow", 60)));
+  // Another worker's renewal is refused.
+  EXPECT_FALSE(get(queue->renew(*item, "other", 60)));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // The first lease would have run out; the renewed one has not.
+  EXPECT_FALSE(claim("other"));
+  EXPECT_TRUE(get(queue->finish(*item, "slow", "r")));
+  // A finished item has no claim to renew.
+  EXPECT_FALSE(get(queue->renew(*item, "slow", 60)));
+}
+
 TEST_P(MeasurementQueueTest, ItemsWhoseWorkersKeepDyingAreAbandoned) {
   ASSERT_FALSE(bool(queue->enqueue("b", "sim:h100-sxm", {{"c", 7}})));
   ASSERT_TRUE(claim("first", 0.05));

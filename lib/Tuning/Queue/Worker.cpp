@@ -15,6 +15,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 #include <unistd.h>
 
@@ -33,6 +35,46 @@ static std::string abandonedResult(int64_t attempts) {
                                  attempts);
   return encodeResult(result);
 }
+
+namespace {
+/// Renews the lease of the item being measured every third of the lease,
+/// over a connection of its own, until stopped: a live worker keeps its
+/// item however long the measurement takes; a dead one loses it one lease
+/// after its last heartbeat.
+class Heartbeat {
+public:
+  /// `db` is used by the heartbeat's thread only, while it runs.
+  Heartbeat(RecordsDatabase &db, const ClaimedItem &item, std::string worker,
+            double leaseSeconds)
+      : thread([this, &db, item, worker, leaseSeconds] {
+          MeasurementQueue queue(db);
+          std::unique_lock<std::mutex> lock(mutex);
+          auto period = std::chrono::duration<double>(leaseSeconds / 3);
+          while (!stopped) {
+            if (wake.wait_for(lock, period, [&] { return stopped; }))
+              break;
+            llvm::Expected<bool> renewed =
+                queue.renew(item, worker, leaseSeconds);
+            if (!renewed)
+              llvm::consumeError(renewed.takeError());
+          }
+        }) {}
+  ~Heartbeat() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopped = true;
+    }
+    wake.notify_all();
+    thread.join();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool stopped = false;
+  std::thread thread;
+};
+} // namespace
 
 Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
   auto log = [&](const llvm::Twine &line) {
@@ -55,6 +97,12 @@ Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
   if (!db)
     return db.takeError();
   MeasurementQueue queue(**db);
+  // The heartbeat's own connection: it renews leases while the main thread
+  // measures.
+  auto heartbeatDb = RecordsDatabase::open(
+      options.database, RecordsDatabase::OpenMode::OpenExisting);
+  if (!heartbeatDb)
+    return heartbeatDb.takeError();
   std::string name = options.name;
   if (name.empty()) {
     char host[256] = "host";
@@ -96,6 +144,8 @@ Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
       continue;
     }
     const ClaimedItem &item = **claimed;
+    std::optional<Heartbeat> heartbeat;
+    heartbeat.emplace(**heartbeatDb, item, name, options.leaseSeconds);
     MeasureResult result;
     Expected<MeasureCandidate> candidate =
         decodeCandidate(item.candidate, &context);
@@ -115,6 +165,7 @@ Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
         std::this_thread::sleep_for(
             std::chrono::duration<double>(options.delaySeconds));
     }
+    heartbeat.reset();
     Expected<bool> finished = queue.finish(item, name, encodeResult(result));
     if (!finished)
       return finished.takeError();

@@ -182,6 +182,26 @@ MeasurementQueue::claim(StringRef worker, StringRef target, double leaseSeconds,
   return item;
 }
 
+Expected<bool> MeasurementQueue::renew(const ClaimedItem &item,
+                                       StringRef worker, double leaseSeconds) {
+  Expected<sql::Statement> stmt = db.conn->prepare(
+      "UPDATE queue_items SET lease_until = ?1 WHERE id = ?2 AND "
+      "state = 'claimed' AND worker = ?3 AND attempts = ?4 RETURNING id");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, unixNow() + leaseSeconds)
+      .bind(2, item.id)
+      .bind(3, worker)
+      .bind(4, item.attempt);
+  Expected<bool> row = stmt->step();
+  if (!row)
+    return row.takeError();
+  bool renewed = *row;
+  if (llvm::Error err = stmt->run())
+    return std::move(err);
+  return renewed;
+}
+
 Expected<bool> MeasurementQueue::finish(const ClaimedItem &item,
                                         StringRef worker, StringRef result) {
   Expected<sql::Statement> stmt = db.conn->prepare(

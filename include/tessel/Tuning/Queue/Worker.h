@@ -30,9 +30,10 @@ struct WorkerOptions {
   /// The worker's name in the queue; empty: <host>:<pid>.
   std::string name;
   MeasurerOptions measurer;
-  /// How long a claim lasts; a worker that has not finished its item by
-  /// then is taken for dead and the item is handed out again.
-  double leaseSeconds = 300;
+  /// How long a claim lasts without a heartbeat: the worker renews it every
+  /// third of this while it measures; one whose lease runs out is taken
+  /// for dead and its item is handed out again.
+  double leaseSeconds = 60;
   /// Claims of one item before it is finished as a failure.
   int64_t maxAttempts = 3;
   /// Seconds slept after each measurement (a stand-in for GPU time in

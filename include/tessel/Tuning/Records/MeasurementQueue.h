@@ -89,6 +89,11 @@ public:
   llvm::Expected<std::optional<ClaimedItem>>
   claim(llvm::StringRef worker, llvm::StringRef target, double leaseSeconds,
         int64_t maxAttempts, llvm::StringRef abandonedResult);
+  /// Extends the lease of `item` as claimed by `worker` to `leaseSeconds`
+  /// from now (a live worker's heartbeat); false when the claim is no
+  /// longer the item's current one.
+  llvm::Expected<bool> renew(const ClaimedItem &item, llvm::StringRef worker,
+                             double leaseSeconds);
   /// Writes the result of `item` as claimed by `worker`; false (and nothing
   /// written) when the claim is no longer the item's current one.
   llvm::Expected<bool> finish(const ClaimedItem &item, llvm::StringRef worker,
