@@ -125,6 +125,29 @@ TEST_P(MeasurementQueueTest, ItemsWhoseWorkersKeepDyingAreAbandoned) {
   EXPECT_EQ(finished[0].result, "abandoned");
 }
 
+TEST_P(MeasurementQueueTest, OrphanedBatchesAreRemoved) {
+  ASSERT_FALSE(
+      bool(queue->enqueue("dead", "sim:h100-sxm", {{"a", 1}, {"b", 2}})));
+  std::optional<ClaimedItem> held =
+      get(queue->claim("w", "sim:h100-sxm", 60, 2, "abandoned", 0.2));
+  ASSERT_TRUE(held);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_FALSE(bool(queue->enqueue("alive", "sim:h100-sxm", {{"c", 3}})));
+  // The dead tuner's unclaimed item goes; the claimed one stays for its
+  // worker; the live tuner's item is claimed.
+  std::optional<ClaimedItem> next =
+      get(queue->claim("w", "sim:h100-sxm", 60, 2, "abandoned", 0.2));
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->candidate, "c");
+  EXPECT_EQ(get(queue->countUnfinished("dead")), 1);
+  // Finished, the dead tuner's last item is an orphan too.
+  EXPECT_TRUE(get(queue->finish(*held, "w", "r")));
+  ASSERT_FALSE(bool(queue->touchBatch("alive")));
+  EXPECT_FALSE(get(queue->claim("w", "sim:h100-sxm", 60, 2, "abandoned", 0.2)));
+  EXPECT_TRUE(get(queue->getFinished("dead")).empty());
+  EXPECT_EQ(get(queue->countUnfinished("alive")), 1);
+}
+
 TEST_P(MeasurementQueueTest, WorkersRegister) {
   ASSERT_FALSE(bool(queue->registerWorker(
       {"gpu0", "cuda:h100-sxm", "cuda:NVIDIA H100 80GB HBM3", "{}"})));

@@ -121,7 +121,7 @@ QueueMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
   }
 
   using Clock = std::chrono::steady_clock;
-  Clock::time_point start = Clock::now(), lastNote = start;
+  Clock::time_point start = Clock::now(), lastNote = start, lastTouch = start;
   double wait = std::min(options.pollSeconds, 0.01);
   std::string problem;
   while (true) {
@@ -132,6 +132,14 @@ QueueMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
     }
     if (*unfinished == 0)
       break;
+    // Workers remove the batches of tuners that stopped touching them.
+    if (Clock::now() - lastTouch >
+        std::chrono::duration<double>(MeasurementQueue::kTouchSeconds)) {
+      lastTouch = Clock::now();
+      if (llvm::Error err = queue.touchBatch(batch))
+        note("cannot touch batch " + batch + ": " +
+             llvm::toString(std::move(err)));
+    }
     if (Clock::now() - lastNote > std::chrono::seconds(30)) {
       lastNote = Clock::now();
       note(llvm::formatv(

@@ -32,8 +32,8 @@ Error MeasurementQueue::enqueue(StringRef batch, StringRef target,
   for (auto [position, request] : llvm::enumerate(requests)) {
     Expected<sql::Statement> insert = conn.prepare(
         "INSERT INTO queue_items (batch, position, target, candidate, "
-        "noise_seed, state, enqueued_at) VALUES (?1, ?2, ?3, ?4, ?5, "
-        "'pending', ?6)");
+        "noise_seed, state, enqueued_at, tuner_seen_at) VALUES (?1, ?2, ?3, "
+        "?4, ?5, 'pending', ?6, ?6)");
     if (!insert)
       return insert.takeError();
     insert->bind(1, batch)
@@ -77,6 +77,15 @@ Expected<int64_t> MeasurementQueue::countUnfinished(StringRef batch) {
   if (!row)
     return row.takeError();
   return stmt->getInt(0);
+}
+
+Error MeasurementQueue::touchBatch(StringRef batch) {
+  Expected<sql::Statement> stmt = db.conn->prepare(
+      "UPDATE queue_items SET tuner_seen_at = ?1 WHERE batch = ?2");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, unixNow()).bind(2, batch);
+  return stmt->run();
 }
 
 Error MeasurementQueue::removeBatch(StringRef batch) {
@@ -127,9 +136,23 @@ MeasurementQueue::getWorkers(StringRef target) {
 
 Expected<std::optional<ClaimedItem>>
 MeasurementQueue::claim(StringRef worker, StringRef target, double leaseSeconds,
-                        int64_t maxAttempts, StringRef abandonedResult) {
+                        int64_t maxAttempts, StringRef abandonedResult,
+                        double orphanSeconds) {
   sql::Connection &conn = *db.conn;
   double now = unixNow();
+  {
+    // Batches whose tuner has given no sign of life for orphanSeconds: it
+    // died; nobody will read their results. (A claimed item stays until
+    // its worker finishes it.)
+    Expected<sql::Statement> orphans = conn.prepare(
+        "DELETE FROM queue_items WHERE target = ?1 AND state <> 'claimed' "
+        "AND tuner_seen_at < ?2");
+    if (!orphans)
+      return orphans.takeError();
+    orphans->bind(1, target).bind(2, now - orphanSeconds);
+    if (Error err = orphans->run())
+      return std::move(err);
+  }
   {
     Expected<sql::Statement> abandon = conn.prepare(
         "UPDATE queue_items SET state = 'done', result = ?1, "

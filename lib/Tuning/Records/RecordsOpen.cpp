@@ -106,6 +106,7 @@ CREATE TABLE queue_items (
   attempts INTEGER NOT NULL DEFAULT 0,
   result TEXT NOT NULL DEFAULT '',
   enqueued_at REAL NOT NULL,
+  tuner_seen_at REAL NOT NULL,
   finished_at REAL NOT NULL DEFAULT 0,
   UNIQUE (batch, position)
 );
@@ -199,6 +200,7 @@ CREATE TABLE queue_items (
   attempts BIGINT NOT NULL DEFAULT 0,
   result TEXT NOT NULL DEFAULT '',
   enqueued_at DOUBLE PRECISION NOT NULL,
+  tuner_seen_at DOUBLE PRECISION NOT NULL,
   finished_at DOUBLE PRECISION NOT NULL DEFAULT 0,
   UNIQUE (batch, position)
 );
@@ -249,6 +251,7 @@ CREATE TABLE queue_items (
   attempts INTEGER NOT NULL DEFAULT 0,
   result TEXT NOT NULL DEFAULT '',
   enqueued_at REAL NOT NULL,
+  tuner_seen_at REAL NOT NULL,
   finished_at REAL NOT NULL DEFAULT 0,
   UNIQUE (batch, position)
 );

@@ -74,6 +74,8 @@ public:
   llvm::Expected<std::vector<FinishedItem>> getFinished(llvm::StringRef batch);
   /// Items of `batch` not done yet.
   llvm::Expected<int64_t> countUnfinished(llvm::StringRef batch);
+  /// Records that the tuner of `batch` is alive (it waits for the batch).
+  llvm::Error touchBatch(llvm::StringRef batch);
   /// Removes the items of `batch`.
   llvm::Error removeBatch(llvm::StringRef batch);
 
@@ -85,10 +87,17 @@ public:
   /// Claims the oldest item of `target` that is pending, or claimed under a
   /// lease that ran out, for `leaseSeconds`; std::nullopt when there is
   /// none. Items claimed `maxAttempts` times whose lease ran out are first
-  /// finished with `abandonedResult` (their workers died measuring them).
+  /// finished with `abandonedResult` (their workers died measuring them),
+  /// and unclaimed items whose tuner has not touched them for
+  /// `orphanSeconds` are removed (their tuner died).
   llvm::Expected<std::optional<ClaimedItem>>
   claim(llvm::StringRef worker, llvm::StringRef target, double leaseSeconds,
-        int64_t maxAttempts, llvm::StringRef abandonedResult);
+        int64_t maxAttempts, llvm::StringRef abandonedResult,
+        double orphanSeconds = kOrphanSeconds);
+  /// How long a batch's tuner may stay silent before its batch is taken for
+  /// an orphan; tuners touch their batch every kTouchSeconds.
+  static constexpr double kOrphanSeconds = 120;
+  static constexpr double kTouchSeconds = 10;
   /// Extends the lease of `item` as claimed by `worker` to `leaseSeconds`
   /// from now (a live worker's heartbeat); false when the claim is no
   /// longer the item's current one.
