@@ -93,6 +93,11 @@ CREATE INDEX measurements_by_config ON measurements (config_id, target);
 CREATE INDEX measurements_by_run ON measurements (run_id);
 CREATE UNIQUE INDEX measurements_once
   ON measurements (run_id, config_id, target);
+)sql";
+
+/// The measurement queue's tables in SQLite (docs/Queue.md): part of a new
+/// version-3 file, and what migrating a version-2 file adds.
+static const char *const kSqliteQueueTablesSql = R"sql(
 CREATE TABLE queue_items (
   id INTEGER PRIMARY KEY,
   batch TEXT NOT NULL,
@@ -238,32 +243,6 @@ PRAGMA user_version = 2;
 static const char *const kMigrateToV3Sql = R"sql(
 CREATE UNIQUE INDEX measurements_once
   ON measurements (run_id, config_id, target);
-CREATE TABLE queue_items (
-  id INTEGER PRIMARY KEY,
-  batch TEXT NOT NULL,
-  position INTEGER NOT NULL,
-  target TEXT NOT NULL,
-  candidate TEXT NOT NULL,
-  noise_seed INTEGER NOT NULL,
-  state TEXT NOT NULL CHECK (state IN ('pending', 'claimed', 'done')),
-  worker TEXT NOT NULL DEFAULT '',
-  lease_until REAL NOT NULL DEFAULT 0,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  result TEXT NOT NULL DEFAULT '',
-  enqueued_at REAL NOT NULL,
-  tuner_seen_at REAL NOT NULL,
-  finished_at REAL NOT NULL DEFAULT 0,
-  UNIQUE (batch, position)
-);
-CREATE INDEX queue_items_waiting ON queue_items (target, state, id);
-CREATE TABLE queue_workers (
-  name TEXT PRIMARY KEY,
-  target TEXT NOT NULL,
-  measurer TEXT NOT NULL,
-  device_json TEXT NOT NULL,
-  started_at REAL NOT NULL,
-  seen_at REAL NOT NULL
-);
 UPDATE meta SET value = '3' WHERE key = 'schema_version';
 PRAGMA user_version = 3;
 )sql";
@@ -427,6 +406,9 @@ static Error createSchema(sql::Connection &conn) {
   bool sqlite = conn.getEngine() == sql::Engine::SQLite;
   if (Error err = conn.exec(sqlite ? kSqliteSchemaSql : kPostgresSchemaSql))
     return err;
+  if (sqlite)
+    if (Error err = conn.exec(kSqliteQueueTablesSql))
+      return err;
   if (sqlite) {
     std::string pragmas =
         llvm::formatv("PRAGMA application_id = {0};\n"
@@ -476,6 +458,8 @@ static Expected<int64_t> migrate(sql::Connection &conn) {
   }
   if (version == 2) {
     if (Error err = conn.exec(kMigrateToV3Sql))
+      return std::move(err);
+    if (Error err = conn.exec(kSqliteQueueTablesSql))
       return std::move(err);
     version = 3;
   }
