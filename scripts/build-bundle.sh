@@ -15,7 +15,7 @@ out=$(cd "$1" && pwd)
 build=${BUILD_DIR:-$root/build-static}
 jobs=${JOBS:-$(nproc)}
 limit=$((60 * 1024 * 1024))
-candidates=(tessel-opt tessel-run tessel-tune tessel-cuda-runner tessel-vendor-bench)
+candidates=(tessel-opt tessel-run tessel-tune tessel-worker tessel-cuda-runner tessel-vendor-bench)
 # Libraries every Linux has; anything else a tool needs goes to lib/.
 system_libs='^(linux-vdso\.so\.1|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|ld-linux-x86-64\.so\.2)$'
 

@@ -90,6 +90,12 @@ static cl::opt<std::string> recordsPath(
              "tasks on sim:<device> (a run of Fasor's own search) to the "
              "dataset"),
     cl::value_desc("path"), cl::cat(toolCategory));
+static cl::opt<std::string> recordsTarget(
+    "records-target",
+    cl::desc("With --records: the target whose measurements are read "
+             "(default sim:<device>:analytic; a GPU's, e.g. 'cuda:NVIDIA H100 "
+             "80GB HBM3', for labels measured on hardware)"),
+    cl::value_desc("target"), cl::cat(toolCategory));
 static cl::opt<bool> emitRandomTasks(
     "emit-random-tasks",
     cl::desc("Write the --random-tasks operators as an MLIR module to -o "
@@ -190,6 +196,13 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  if (schedulesPerTask < 0)
+    return fail("--schedules-per-task must be >= 0");
+  if (schedulesPerTask == 0 && recordsPath.empty())
+    return fail("--schedules-per-task=0 needs --records (the dataset would "
+                "be empty)");
+  if (!recordsTarget.empty() && recordsPath.empty())
+    return fail("--records-target needs --records");
   DatasetOptions datasetOptions;
   datasetOptions.schedulesPerTask = schedulesPerTask;
   datasetOptions.seed = seed;
@@ -204,13 +217,23 @@ int main(int argc, char **argv) {
         RecordsDatabase::open(recordsPath, RecordsDatabase::OpenMode::ReadOnly);
     if (!records)
       return fail(llvm::toString(records.takeError()));
-    std::string target = "sim:" + device->id + ":analytic";
+    std::string target = recordsTarget.empty()
+                             ? "sim:" + device->id + ":analytic"
+                             : recordsTarget.getValue();
     auto searched = buildRecordsDataset(tasks, **records, target, *device);
     if (!searched)
       return fail(llvm::toString(searched.takeError()));
+    if (searched->empty())
+      return fail(llvm::formatv("{0} has no successful measurement of these "
+                                "tasks on target '{1}'",
+                                recordsPath.getValue(), target)
+                      .str());
     llvm::outs() << llvm::formatv(
-        "  plus {0} schedules of {1} measured on {2} (Fasor's search)\n",
-        searched->size(), recordsPath.getValue(), target);
+        "  plus {0} schedules of {1} measured on {2}{3}; MS and CS against "
+        "{4}'s peaks\n",
+        searched->size(), recordsPath.getValue(), target,
+        llvm::StringRef(target).starts_with("sim:") ? " (SIMULATED)" : "",
+        device->id);
     dataset->insert(dataset->end(), std::make_move_iterator(searched->begin()),
                     std::make_move_iterator(searched->end()));
   }

@@ -132,3 +132,47 @@ TEST(CudaMeasurerTest, CandidateWithoutPlanIsALaunchError) {
 }
 
 } // namespace
+
+/// Found on an H100 (2026-11-26): a queue worker decodes every item into new
+/// buffers, and a freed buffer's address comes back holding other data. Data
+/// files were cached by address, so later items ran on an earlier item's
+/// data (wrong results) or a file of the wrong size. They are cached by
+/// content now: each batch below reuses one buffer's address with new bytes.
+TEST(CudaMeasurerTest, DataFilesFollowContentNotAddress) {
+  auto measurer = CudaMeasurer::create(fakeOptions());
+  ASSERT_TRUE(static_cast<bool>(measurer))
+      << llvm::toString(measurer.takeError());
+  auto plan = std::make_shared<LaunchPlan>(*makePlan());
+  PlanBuffer &constant = plan->buffers.emplace_back();
+  constant.kind = PlanBuffer::Kind::Constant;
+  constant.data.reserve(64);
+  const uint8_t *address = nullptr;
+  auto measureWith = [&](size_t bytes, uint8_t value) {
+    constant.data.assign(bytes, value);
+    constant.bytes = static_cast<int64_t>(bytes);
+    if (!address)
+      address = constant.data.data();
+    EXPECT_EQ(constant.data.data(), address);
+    MeasureCandidate c;
+    c.key = "sum";
+    c.plan = plan;
+    std::vector<MeasureResult> results = (*measurer)->measure(c);
+    EXPECT_EQ(results.size(), 1u);
+    return results.empty() ? MeasureResult() : results[0];
+  };
+  MeasureResult first = measureWith(16, 1);
+  ASSERT_EQ(first.status, MeasureStatus::Ok) << first.message;
+  EXPECT_DOUBLE_EQ(first.timing.medianUs, 16.0);
+  // Same address and size, other bytes.
+  MeasureResult second = measureWith(16, 2);
+  ASSERT_EQ(second.status, MeasureStatus::Ok) << second.message;
+  EXPECT_DOUBLE_EQ(second.timing.medianUs, 32.0);
+  // Same address, other size.
+  MeasureResult third = measureWith(32, 3);
+  ASSERT_EQ(third.status, MeasureStatus::Ok) << third.message;
+  EXPECT_DOUBLE_EQ(third.timing.medianUs, 96.0);
+  // The first bytes again: its file is reused and still right.
+  MeasureResult fourth = measureWith(16, 1);
+  ASSERT_EQ(fourth.status, MeasureStatus::Ok) << fourth.message;
+  EXPECT_DOUBLE_EQ(fourth.timing.medianUs, 16.0);
+}

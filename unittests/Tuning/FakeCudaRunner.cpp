@@ -12,7 +12,10 @@
 //   "sticky..." a launch_error result, then exit 4 (context lost)
 //   "wrong..."  a wrong_result result
 //   "oor..."    an out_of_resources result
+//   "sum..."    ok, with a median of the sum of the bytes of its data files
 //   otherwise   ok, with a median of 10 + index microseconds
+// Like the real runner, a data file whose size differs from its buffer's is
+// a launch_error.
 // With FAKE_RUNNER_NO_DEVICE set, it exits 3 like a machine without a GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -67,6 +70,33 @@ int main(int argc, char **argv) {
     llvm::json::Object result{{"event", "result"},
                               {"index", static_cast<int64_t>(i)},
                               {"key", key}};
+    std::string fileError;
+    double byteSum = 0;
+    if (const llvm::json::Array *buffers =
+            (*candidates)[i].getAsObject()->getArray("buffers")) {
+      for (const llvm::json::Value &buffer : *buffers) {
+        std::optional<llvm::StringRef> file =
+            buffer.getAsObject()->getString("file");
+        if (!file)
+          continue;
+        int64_t bytes = buffer.getAsObject()->getInteger("bytes").value_or(-1);
+        auto data = llvm::MemoryBuffer::getFile(*file);
+        if (!data || static_cast<int64_t>((*data)->getBufferSize()) != bytes) {
+          fileError = ("'" + *file + "' does not hold " +
+                       std::to_string(bytes) + " bytes")
+                          .str();
+          break;
+        }
+        for (unsigned char byte : (*data)->getBuffer())
+          byteSum += byte;
+      }
+    }
+    if (!fileError.empty()) {
+      result["status"] = "launch_error";
+      result["message"] = fileError;
+      emit(std::move(result));
+      continue;
+    }
     if (key.starts_with("sticky")) {
       result["status"] = "launch_error";
       result["message"] = "CUDA_ERROR_ILLEGAL_ADDRESS";
@@ -80,7 +110,8 @@ int main(int argc, char **argv) {
       result["status"] = "out_of_resources";
       result["message"] = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
     } else {
-      double median = 10.0 + static_cast<double>(i);
+      double median =
+          key.starts_with("sum") ? byteSum : 10.0 + static_cast<double>(i);
       result["status"] = "ok";
       result["timing"] = llvm::json::Object{{"median_us", median},
                                             {"min_us", median - 1},

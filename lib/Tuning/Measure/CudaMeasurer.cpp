@@ -15,6 +15,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cerrno>
 #include <chrono>
@@ -267,8 +268,10 @@ std::string CudaMeasurer::name() const {
   return "cuda:" + (device ? device->str() : std::string("unknown"));
 }
 
-std::string CudaMeasurer::writeData(const void *key,
-                                    llvm::ArrayRef<uint8_t> bytes) {
+std::string CudaMeasurer::writeData(llvm::ArrayRef<uint8_t> bytes) {
+  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(bytes);
+  std::tuple<uint64_t, uint64_t, size_t> key{hash.low64, hash.high64,
+                                             bytes.size()};
   auto it = dataFiles.find(key);
   if (it != dataFiles.end())
     return it->second;
@@ -319,7 +322,7 @@ CudaMeasurer::writeRequest(llvm::ArrayRef<MeasureCandidate> candidates) {
       spec.bytes = buffer.bytes;
       if (buffer.kind == PlanBuffer::Kind::Constant) {
         spec.init = rt::BufferInit::File;
-        spec.file = writeData(buffer.data.data(), buffer.data);
+        spec.file = writeData(buffer.data);
       } else if (buffer.kind == PlanBuffer::Kind::Argument && reference) {
         if (buffer.argIndex >= static_cast<int64_t>(reference->inputs.size()))
           return llvm::createStringError("the reference has no input " +
@@ -331,7 +334,7 @@ CudaMeasurer::writeRequest(llvm::ArrayRef<MeasureCandidate> candidates) {
                             buffer.argIndex, input.data.size(), buffer.bytes)
                   .str());
         spec.init = rt::BufferInit::File;
-        spec.file = writeData(input.data.data(), input.data);
+        spec.file = writeData(input.data);
       } else {
         spec.init = rt::BufferInit::Poison;
       }
@@ -363,7 +366,7 @@ CudaMeasurer::writeRequest(llvm::ArrayRef<MeasureCandidate> candidates) {
       check.offset = output.offset;
       check.dtype = *dtype;
       check.count = output.getNumElements();
-      check.expected = writeData(expected.data.data(), expected.data);
+      check.expected = writeData(expected.data);
       check.rtol = tolerance.rtol;
       check.atol = tolerance.atol;
     }

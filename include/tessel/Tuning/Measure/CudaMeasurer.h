@@ -23,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 
 namespace mlir {
 namespace tessel {
@@ -75,13 +76,15 @@ private:
   std::string workDir;
   bool ownsWorkDir = false;
   unsigned requestCount = 0;
-  /// Data files already written, by the address of their bytes.
-  std::map<const void *, std::string> dataFiles;
+  /// Data files already written, by the 128-bit hash and size of their
+  /// bytes. Not by address: a worker decodes every queue item into new
+  /// buffers, and a freed buffer's address comes back with other data.
+  std::map<std::tuple<uint64_t, uint64_t, size_t>, std::string> dataFiles;
 
   explicit CudaMeasurer(CudaMeasurerOptions options);
   llvm::Expected<std::string>
   writeRequest(llvm::ArrayRef<MeasureCandidate> candidates);
-  std::string writeData(const void *key, llvm::ArrayRef<uint8_t> bytes);
+  std::string writeData(llvm::ArrayRef<uint8_t> bytes);
 };
 
 /// The default path of the runner: $TESSEL_CUDA_RUNNER, else
