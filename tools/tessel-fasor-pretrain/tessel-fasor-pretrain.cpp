@@ -26,8 +26,9 @@
 // the tasks of the DQN's offline pretraining, a `tessel-tune` run of
 // `fasor save-dqn=` on the source device (docs/Fasor.md).
 //
-// Every label comes from the simulator: the dataset, the R^2 and the table
-// are SIMULATED.
+// Labels come from the simulator (SIMULATED: the dataset, the R^2 and the
+// table), except those read with --records from a GPU's measurements
+// (--records-target=cuda:..., --schedules-per-task=0 for those alone).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,8 @@
 #include "llvm/Support/InitLLVM.h"
 
 #include <chrono>
+#include <cmath>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -84,11 +87,12 @@ static cl::opt<bool> sensitivity(
     cl::desc("Measure the offline sensitivity table of the primitives "
              "instead of training; -o gets it as JSON"),
     cl::cat(toolCategory));
-static cl::opt<std::string> recordsPath(
+static cl::list<std::string> recordsPaths(
     "records",
     cl::desc("Add the schedules this records database measured for the "
-             "tasks on sim:<device> (a run of Fasor's own search) to the "
-             "dataset"),
+             "tasks on sim:<device> (a run of Fasor's own search) or on "
+             "--records-target to the dataset (repeatable; a schedule of a "
+             "task is taken once)"),
     cl::value_desc("path"), cl::cat(toolCategory));
 static cl::opt<std::string> recordsTarget(
     "records-target",
@@ -110,6 +114,40 @@ static cl::opt<std::string> outputFile("o", cl::Required,
                                                 "write"),
                                        cl::value_desc("path"),
                                        cl::cat(toolCategory));
+
+/// With labels measured on a GPU: how well the simulator that labelled the
+/// pretraining data predicts the same held-out schedules (those of the tasks
+/// the transfer did not measure), as a baseline for the transferred model.
+static void printSimulatorRSquared(llvm::ArrayRef<LabeledSchedule> dataset,
+                                   llvm::ArrayRef<std::string> measuredTasks,
+                                   llvm::StringRef deviceId) {
+  std::set<std::string> measured(measuredTasks.begin(), measuredTasks.end());
+  std::vector<double> latency[2], memory[2], compute[2];
+  size_t unpredicted = 0;
+  for (const LabeledSchedule &labeled : dataset) {
+    if (measured.count(labeled.workloadKey))
+      continue;
+    if (!labeled.simulated) {
+      ++unpredicted;
+      continue;
+    }
+    const Prediction &label = labeled.sample.label;
+    latency[0].push_back(std::log(labeled.simulated->latencyUs));
+    latency[1].push_back(std::log(label.latencyUs));
+    memory[0].push_back(labeled.simulated->memoryBound);
+    memory[1].push_back(label.memoryBound);
+    compute[0].push_back(labeled.simulated->computeBound);
+    compute[1].push_back(label.computeBound);
+  }
+  if (latency[0].size() < 2)
+    return;
+  llvm::outs() << llvm::formatv(
+      "R^2 of the simulator sim:{0} (analytic, noise off) on {1} of those "
+      "schedules ({2} it rejects): latency {3:f3}, MS {4:f3}, CS {5:f3}\n",
+      deviceId, latency[0].size(), unpredicted,
+      getRSquared(latency[0], latency[1]), getRSquared(memory[0], memory[1]),
+      getRSquared(compute[0], compute[1]));
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tessel-fasor-pretrain: " << message << "\n";
@@ -198,10 +236,10 @@ int main(int argc, char **argv) {
 
   if (schedulesPerTask < 0)
     return fail("--schedules-per-task must be >= 0");
-  if (schedulesPerTask == 0 && recordsPath.empty())
+  if (schedulesPerTask == 0 && recordsPaths.empty())
     return fail("--schedules-per-task=0 needs --records (the dataset would "
                 "be empty)");
-  if (!recordsTarget.empty() && recordsPath.empty())
+  if (!recordsTarget.empty() && recordsPaths.empty())
     return fail("--records-target needs --records");
   DatasetOptions datasetOptions;
   datasetOptions.schedulesPerTask = schedulesPerTask;
@@ -209,33 +247,42 @@ int main(int argc, char **argv) {
   auto dataset = buildSimulatedDataset(tasks, *device, datasetOptions);
   if (!dataset)
     return fail(llvm::toString(dataset.takeError()));
-  llvm::outs() << llvm::formatv(
-      "dataset: {0} tasks, {1} schedules on sim:{2} (SIMULATED labels)\n",
-      tasks.size(), dataset->size(), device->id);
-  if (!recordsPath.empty()) {
+  if (schedulesPerTask > 0)
+    llvm::outs() << llvm::formatv(
+        "dataset: {0} tasks, {1} schedules on sim:{2} (SIMULATED labels)\n",
+        tasks.size(), dataset->size(), device->id);
+  std::string target = recordsTarget.empty() ? "sim:" + device->id + ":analytic"
+                                             : recordsTarget.getValue();
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const LabeledSchedule &labeled : *dataset)
+    seen.insert({labeled.workloadKey, labeled.schedule});
+  for (const std::string &path : recordsPaths) {
     auto records =
-        RecordsDatabase::open(recordsPath, RecordsDatabase::OpenMode::ReadOnly);
+        RecordsDatabase::open(path, RecordsDatabase::OpenMode::ReadOnly);
     if (!records)
       return fail(llvm::toString(records.takeError()));
-    std::string target = recordsTarget.empty()
-                             ? "sim:" + device->id + ":analytic"
-                             : recordsTarget.getValue();
     auto searched = buildRecordsDataset(tasks, **records, target, *device);
     if (!searched)
       return fail(llvm::toString(searched.takeError()));
     if (searched->empty())
       return fail(llvm::formatv("{0} has no successful measurement of these "
                                 "tasks on target '{1}'",
-                                recordsPath.getValue(), target)
+                                path, target)
                       .str());
+    size_t added = 0;
+    for (LabeledSchedule &labeled : *searched) {
+      if (!seen.insert({labeled.workloadKey, labeled.schedule}).second)
+        continue;
+      dataset->push_back(std::move(labeled));
+      ++added;
+    }
     llvm::outs() << llvm::formatv(
-        "  plus {0} schedules of {1} measured on {2}{3}; MS and CS against "
-        "{4}'s peaks\n",
-        searched->size(), recordsPath.getValue(), target,
-        llvm::StringRef(target).starts_with("sim:") ? " (SIMULATED)" : "",
-        device->id);
-    dataset->insert(dataset->end(), std::make_move_iterator(searched->begin()),
-                    std::make_move_iterator(searched->end()));
+        "records: {0} schedules of {1} measured on {2}{3} ({4} new); MS and "
+        "CS against {5}'s peaks\n",
+        searched->size(), path, target,
+        llvm::StringRef(target).starts_with("sim:") ? " (SIMULATED labels)"
+                                                    : "",
+        added, device->id);
   }
 
   if (!fromModel.empty()) {
@@ -264,6 +311,8 @@ int main(int argc, char **argv) {
         "R^2 after fine-tuning: latency {0:f3}, MS {1:f3}, CS {2:f3}\n",
         result->after.latency, result->after.memoryBound,
         result->after.computeBound);
+    if (!llvm::StringRef(target).starts_with("sim:"))
+      printSimulatorRSquared(*dataset, result->measuredTasks, device->id);
     if (llvm::Error error = model->save(outputFile))
       return fail(llvm::toString(std::move(error)));
     llvm::outs() << "wrote " << outputFile << "\n";

@@ -67,6 +67,7 @@ mlir::tessel::fasor::buildRecordsDataset(std::vector<TuningTask> &tasks,
                                          llvm::StringRef target,
                                          const DeviceDescription &device) {
   std::vector<LabeledSchedule> dataset;
+  SimulatedMeasurer simulator(device, /*seed=*/0, /*noiseStddev=*/0);
   for (TuningTask &task : tasks) {
     llvm::Expected<std::optional<TaskInfo>> info =
         records.getTask(task.workloadKey);
@@ -113,6 +114,14 @@ mlir::tessel::fasor::buildRecordsDataset(std::vector<TuningTask> &tasks,
       labeled.sample.tokens = std::move(*tokens);
       labeled.sample.label = {record.timing.medianUs, scores.memoryBound,
                               scores.computeBound};
+      SimulatedEstimate estimate = simulator.estimate(*facts);
+      if (estimate.status == MeasureStatus::Ok && estimate.totalUs > 0) {
+        BoundScores simulatedScores =
+            getBoundScores(facts->facts, estimate.totalUs, device);
+        labeled.simulated =
+            Prediction{estimate.totalUs, simulatedScores.memoryBound,
+                       simulatedScores.computeBound};
+      }
       dataset.push_back(std::move(labeled));
     }
   }

@@ -21,6 +21,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,10 @@ struct LabeledSchedule {
   /// The schedule, printed (sketch and config).
   std::string schedule;
   Sample sample;
+  /// For buildRecordsDataset: the simulated device's noise-free analytic
+  /// prediction of the same three values, to compare a GPU's measurements
+  /// with the simulator that pretrained the model. Unset otherwise.
+  std::optional<Prediction> simulated;
 };
 
 /// Draws up to `options.schedulesPerTask` distinct schedules of every task
@@ -64,7 +69,8 @@ buildSimulatedDataset(std::vector<TuningTask> &tasks,
 /// labelled like buildSimulatedDataset's: the measured median as the
 /// latency, MS and CS from the schedule's kernel facts over that time.
 /// Records whose schedule is not one of the task's spaces (another Tessel's
-/// sketches) are skipped.
+/// sketches) are skipped. Each schedule's `simulated` prediction on
+/// `device` is filled in.
 llvm::Expected<std::vector<LabeledSchedule>>
 buildRecordsDataset(std::vector<TuningTask> &tasks, RecordsDatabase &records,
                     llvm::StringRef target, const DeviceDescription &device);
