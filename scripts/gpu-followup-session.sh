@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The second GPU lease's work, in one command that ends inside its budget and
+# packs what it measured after each step (docs/results/gpu-h100-2026-11-26/):
+#
+#   scripts/gpu-followup-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]
+#
+# 1. gpu-check-run.sh on this GPU (op kinds verified, default schedules
+#    against cuBLAS/cuDNN and the simulator);
+# 2. the fixes of the first lease on hardware: the schedule that faulted with
+#    CUDA_ERROR_MISALIGNED_ADDRESS (test/Pipelines/
+#    tessel-to-cuda-shared-alignment.mlir) run and verified, and the ResNet-50
+#    3x3 conv tuned (it stalled in compilation before the kernel-size limit);
+# 3. Fasor's transfer on a real GPU: schedules of 48 random operators never
+#    seen in pretraining (benchmarks/fasor-transfer/random-tasks-seed2.mlir)
+#    measured, round-robin, for tessel-fasor-pretrain --records-target=cuda:..;
+# 4. the measurement queue with a CUDA worker: tessel-tune --measure=queue:
+#    (SQLite) and tessel-worker --measure=cuda on the BERT-base scores.
+#
+# SECONDS (default 420) is the whole command's budget.
+set -uo pipefail
+
+TAR="${1:?usage: gpu-followup-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}"
+OUT="${2:?usage: gpu-followup-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}"
+BUDGET="${3:-420}"
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+START=$(date +%s)
+WORK=$(mktemp -d /tmp/tessel-gpu.XXXXXX)
+RESULTS="$WORK/results"
+mkdir -p "$OUT" "$RESULTS/tune"
+OUT="$(cd "$OUT" && pwd)"
+
+elapsed() { echo $(($(date +%s) - START)); }
+left() { echo $((BUDGET - $(elapsed))); }
+pack() { tar -C "$WORK" -czf "$OUT/results.tar.gz" results; }
+log() { echo "gpu-followup [$(elapsed) s]: $*" | tee -a "$RESULTS/session.log"; }
+# budget SECONDS: SECONDS, or what is left of the budget less a margin.
+budget() { local l=$(($(left) - 20)); [ "$1" -lt "$l" ] && echo "$1" || echo "$l"; }
+
+tar xf "$TAR" -C "$WORK"
+BUNDLE="$WORK/tessel-bundle"
+export PATH="$BUNDLE/bin:$PATH"
+export TESSEL_DEVICES_DIR="$BUNDLE/devices"
+CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
+TESSEL_VENDOR_LIB_PATH=$(find "$CUDA_PATH"/lib64 /usr/local/lib /opt /usr/lib \
+  \( -name 'libcublas.so.*' -o -name 'libcudnn.so.*' \) 2>/dev/null |
+  xargs -r -n1 dirname | sort -u | paste -sd:)
+export TESSEL_VENDOR_LIB_PATH
+{
+  date -u +%Y-%m-%dT%H:%M:%SZ
+  nvidia-smi
+  nvidia-smi -q -d CLOCK,POWER,TEMPERATURE,PERFORMANCE
+  "$CUDA_PATH/bin/ptxas" --version
+  uname -a; nproc
+  cat "$BUNDLE/README"
+} > "$RESULTS/machine.txt" 2>&1
+pack
+
+# --- 1. The check -----------------------------------------------------------
+log "gpu-check-run.sh"
+timeout "$(budget 100)" "$BUNDLE/gpu-check-run.sh" "$RESULTS/check" \
+  > "$RESULTS/check.log" 2>&1
+log "gpu-check-run.sh: exit $?"
+pack
+
+# --- 2. The first lease's fixes on hardware ---------------------------------
+log "the schedule that faulted on the H200"
+timeout "$(budget 60)" tessel-run \
+  "$ROOT/test/Pipelines/tessel-to-cuda-shared-alignment.mlir" --measure=cuda \
+  --cuda-path="$CUDA_PATH" --min-time-ms=20 -o "$RESULTS/aligned-qkv.json" \
+  > "$RESULTS/aligned-qkv.log" 2>&1
+rc=$?
+log "aligned QKV: exit $rc ($(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["status"], d["verified"], d["verification"], d["timing"]["median_us"], d["message"])' "$RESULTS/aligned-qkv.json" 2>&1 | head -c 400))"
+pack
+
+tune() { # NAME SECONDS tessel-tune-arguments...
+  local name=$1 share; share=$(budget "$2"); shift 2
+  if [ "$share" -lt 15 ]; then log "no time left for $name"; return; fi
+  log "tune $name: --time-limit=$share"
+  timeout $((share + 40)) tessel-tune "$@" --cuda-path="$CUDA_PATH" --seed=1 \
+    --time-limit="$share" --db="$RESULTS/tune/$name.db" \
+    --report="$RESULTS/tune/$name.json" > "$RESULTS/tune/$name.log" 2>&1
+  log "tune $name: exit $? ($(tail -1 "$RESULTS/tune/$name.log"))"
+  pack
+}
+
+# --- 3. Real-GPU data for Fasor's transfer ----------------------------------
+tune fasor-transfer-random48 150 \
+  "$ROOT/benchmarks/fasor-transfer/random-tasks-seed2.mlir" --measure=cuda \
+  --strategy=random --scheduler=round-robin --measures-per-round=16 \
+  --trials=1600 --min-time-ms=5
+
+tune resnet-conv3x3-64-evolutionary 50 \
+  "$BUNDLE/benchmarks/gpu-check/resnet-conv3x3-64.mlir" --measure=cuda \
+  --strategy=evolutionary --trials=250 --min-time-ms=20
+
+# --- 4. The queue with a CUDA worker ----------------------------------------
+QDB="$RESULTS/tune/queue-bert-scores.db"
+share=$(budget 45)
+if [ "$share" -ge 15 ]; then
+  timeout $((share + 60)) tessel-worker --db="$QDB" --measure=cuda \
+    --max-idle=120 --name=gpu0 > "$RESULTS/tune/queue-worker.log" 2>&1 &
+  worker=$!
+  tune queue-bert-scores "$share" \
+    "$BUNDLE/benchmarks/gpu-check/bert-scores.mlir" --measure=queue:"$QDB" \
+    --queue-target=cuda:h100-sxm --strategy=evolutionary --trials=250 \
+    --measures-per-round=32
+  # The tuner has its results: the worker has nothing left to measure.
+  kill "$worker" 2>/dev/null; wait "$worker"
+  log "queue worker: exit $? ($(tail -1 "$RESULTS/tune/queue-worker.log"))"
+fi
+
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu \
+  --format=csv >> "$RESULTS/machine.txt" 2>&1
+log "done"
+pack
+tail -14 "$RESULTS/check.log"; cat "$RESULTS/session.log"
