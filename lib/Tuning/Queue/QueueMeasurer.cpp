@@ -213,16 +213,38 @@ mlir::tessel::createQueueMeasurer(const QueueMeasurerOptions &options) {
                                   RecordsDatabase::OpenMode::CreateOrOpen);
   if (!db)
     return db.takeError();
-  // A GPU's records name the GPU as its driver does: take the name from a
-  // registered worker of the target when there is one.
+  // A GPU's records name the GPU as its driver does (`cuda:NVIDIA H100 80GB
+  // HBM3`), as a local run's would: take the name from a registered worker
+  // of the target, waiting for one to register. Without the wait, a tuner
+  // started before its worker recorded under the target's name instead
+  // (seen on an H100), and one GPU's records had two names.
   std::string measurerName = *target;
   if (StringRef(*target).starts_with("cuda:")) {
     MeasurementQueue queue(**db);
-    Expected<std::vector<WorkerInfo>> workers = queue.getWorkers(*target);
-    if (!workers)
-      return workers.takeError();
-    if (!workers->empty())
-      measurerName = workers->front().measurer;
+    using Clock = std::chrono::steady_clock;
+    Clock::time_point start = Clock::now(), lastNote = start;
+    while (true) {
+      Expected<std::vector<WorkerInfo>> workers = queue.getWorkers(*target);
+      if (!workers)
+        return workers.takeError();
+      if (!workers->empty()) {
+        measurerName = workers->front().measurer;
+        break;
+      }
+      if (Clock::now() - lastNote > std::chrono::seconds(30)) {
+        lastNote = Clock::now();
+        if (options.onNote)
+          options.onNote(
+              llvm::formatv(
+                  "waiting for a worker of {0} to register (its GPU names the "
+                  "records) after {1:F0} s",
+                  *target,
+                  std::chrono::duration<double>(lastNote - start).count())
+                  .str());
+      }
+      std::this_thread::sleep_for(
+          std::chrono::duration<double>(options.workerPollSeconds));
+    }
   }
   CreatedMeasurer created;
   created.device = *device;

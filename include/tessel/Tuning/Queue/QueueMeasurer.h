@@ -37,11 +37,17 @@ struct QueueMeasurerOptions {
   uint64_t seed = 0;
   /// How often to look for results, in seconds.
   double pollSeconds = 0.05;
+  /// Under a cuda: target, how often to look for the first worker to
+  /// register, in seconds: the tuner waits for one, whose GPU names the
+  /// records.
+  double workerPollSeconds = 0.5;
   /// Notes while waiting for workers (one every 30 s of waiting).
   std::function<void(llvm::StringRef)> onNote;
 };
 
-/// A queue measurer; its device is the target's description.
+/// A queue measurer; its device is the target's description. Under a cuda:
+/// target it first waits for a worker of the target to register and takes
+/// the records' measurer name from it (e.g. `cuda:NVIDIA H100 80GB HBM3`).
 llvm::Expected<CreatedMeasurer>
 createQueueMeasurer(const QueueMeasurerOptions &options);
 

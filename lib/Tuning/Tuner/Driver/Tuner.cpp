@@ -148,13 +148,18 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
     measurerOptions.seed = options.seed;
     measurerOptions.simNoise = options.simNoise;
     measurerOptions.cuda.minTimeMs = options.cudaMinTimeMs;
-    llvm::StringRef queueDatabase = options.measure;
     llvm::Expected<CreatedMeasurer> created =
-        queueDatabase.consume_front("queue:")
-            ? createQueueMeasurer(
-                  {queueDatabase.str(), options.queueTarget, options.seed, 0.05,
-                   [this](llvm::StringRef text) { note(text); }})
-            : createMeasurer(options.measure, measurerOptions);
+        [&]() -> llvm::Expected<CreatedMeasurer> {
+      llvm::StringRef queueDatabase = options.measure;
+      if (!queueDatabase.consume_front("queue:"))
+        return createMeasurer(options.measure, measurerOptions);
+      QueueMeasurerOptions queueOptions;
+      queueOptions.database = queueDatabase.str();
+      queueOptions.target = options.queueTarget;
+      queueOptions.seed = options.seed;
+      queueOptions.onNote = [this](llvm::StringRef text) { note(text); };
+      return createQueueMeasurer(queueOptions);
+    }();
     if (!created)
       return created.takeError();
     if (!created->device)
