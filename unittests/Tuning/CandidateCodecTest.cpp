@@ -117,6 +117,63 @@ TEST(CandidateCodecTest, CompiledCandidatesRoundTrip) {
             (std::vector<uint8_t>{0, 1, 255}));
 }
 
+/// Candidates of one task share their reference: in a queue batch only the
+/// first carries it, the others name its position (docs/Queue.md).
+TEST(CandidateCodecTest, ReferencesCanPointToAnotherCandidate) {
+  MLIRContext context;
+  MeasureCandidate candidate = makeCompiledCandidate();
+  std::string carrier = encodeCandidate(candidate, &context);
+  std::string pointer =
+      encodeCandidate(candidate, &context, CandidateEncoding{3});
+  EXPECT_NE(pointer.find("\"reference_at\":3"), std::string::npos);
+  EXPECT_EQ(pointer.find("\"reference\":"), std::string::npos);
+  EXPECT_LT(pointer.size(), carrier.size());
+
+  llvm::Expected<std::shared_ptr<const ReferenceData>> shared =
+      decodeCandidateReference(carrier);
+  ASSERT_TRUE(bool(shared)) << llvm::toString(shared.takeError());
+  ASSERT_TRUE(*shared);
+  std::vector<int64_t> asked;
+  auto resolve = [&](int64_t position)
+      -> llvm::Expected<std::shared_ptr<const ReferenceData>> {
+    asked.push_back(position);
+    return *shared;
+  };
+  llvm::Expected<MeasureCandidate> decoded =
+      decodeCandidate(pointer, &context, resolve);
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
+  EXPECT_EQ(asked, std::vector<int64_t>{3});
+  EXPECT_EQ(decoded->reference, *shared);
+  // With its reference back, it encodes as the carrier does.
+  EXPECT_EQ(encodeCandidate(*decoded, &context), carrier);
+
+  // A pointer has no reference of its own to lend.
+  llvm::Expected<std::shared_ptr<const ReferenceData>> none =
+      decodeCandidateReference(pointer);
+  ASSERT_TRUE(bool(none)) << llvm::toString(none.takeError());
+  EXPECT_FALSE(*none);
+  auto message = [&](std::optional<ReferenceResolver> resolver) {
+    llvm::Expected<MeasureCandidate> decoded = decodeCandidate(
+        pointer, &context, resolver ? *resolver : ReferenceResolver());
+    return decoded ? std::string() : llvm::toString(decoded.takeError());
+  };
+  EXPECT_EQ(message(std::nullopt),
+            "candidate: 'reference_at' points to the reference of another "
+            "candidate, and there is nothing to look it up in");
+  auto gone =
+      [](int64_t) -> llvm::Expected<std::shared_ptr<const ReferenceData>> {
+    return llvm::createStringError("that item is gone");
+  };
+  EXPECT_EQ(message(ReferenceResolver(gone)),
+            "candidate: the reference at position 3: that item is gone");
+  auto empty =
+      [](int64_t) -> llvm::Expected<std::shared_ptr<const ReferenceData>> {
+    return nullptr;
+  };
+  EXPECT_EQ(message(ReferenceResolver(empty)),
+            "candidate: the candidate at position 3 holds no reference data");
+}
+
 TEST(CandidateCodecTest, AnalyticCandidatesHaveNoPlan) {
   MLIRContext context;
   MeasureCandidate candidate;

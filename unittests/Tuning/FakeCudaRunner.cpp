@@ -16,7 +16,8 @@
 //   otherwise   ok, with a median of 10 + index microseconds
 // Like the real runner, a data file whose size differs from its buffer's is
 // a launch_error.
-// With FAKE_RUNNER_NO_DEVICE set, it exits 3 like a machine without a GPU.
+// With FAKE_RUNNER_NO_DEVICE set, it exits 3 like a machine without a GPU;
+// FAKE_RUNNER_NAME replaces the GPU's name ("Fake GPU").
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +57,10 @@ int main(int argc, char **argv) {
   }
   const llvm::json::Array *candidates =
       request->getAsObject()->getArray("candidates");
-  emit(llvm::json::Object{
-      {"event", "device"}, {"name", "Fake GPU"}, {"compute_capability", "9.0"}});
+  const char *name = std::getenv("FAKE_RUNNER_NAME");
+  emit(llvm::json::Object{{"event", "device"},
+                          {"name", name ? name : "Fake GPU"},
+                          {"compute_capability", "9.0"}});
   for (size_t i = start; candidates && i < candidates->size(); ++i) {
     llvm::StringRef key =
         (*candidates)[i].getAsObject()->getString("key").value_or("");

@@ -6,11 +6,16 @@
 
 #include "RecordsTestUtils.h"
 
+#include "tessel/Tuning/Measure/LaunchPlan.h"
+#include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Queue/QueueMeasurer.h"
+#include "tessel/Tuning/Queue/Worker.h"
 #include "tessel/Tuning/Records/MeasurementQueue.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <future>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -56,6 +61,108 @@ TEST_P(QueueMeasurerTest, SimulatedTargetNeedsNoWorkerToStart) {
   options.target = "sim:h100";
   CreatedMeasurer measurer = get(createQueueMeasurer(options));
   EXPECT_EQ(measurer.measurer->name(), "sim:h100-sxm");
+}
+
+/// A compiled candidate whose one buffer is the reference's input: the
+/// fake runner's "sum" candidates time as the sum of their data's bytes.
+MeasureCandidate sumCandidate(std::string key,
+                              std::shared_ptr<const ReferenceData> reference) {
+  auto plan = std::make_shared<LaunchPlan>();
+  plan->binaries["kernels"] = "not a real cubin";
+  PlanBuffer &input = plan->buffers.emplace_back();
+  input.kind = PlanBuffer::Kind::Argument;
+  input.argIndex = 0;
+  input.bytes = static_cast<int64_t>(reference->inputs[0].data.size());
+  PlanStep step;
+  step.launch = PlanLaunch();
+  step.launch->module = "kernels";
+  step.launch->kernel = "k";
+  plan->steps.push_back(step);
+  MeasureCandidate candidate;
+  candidate.key = std::move(key);
+  candidate.plan = std::move(plan);
+  candidate.reference = std::move(reference);
+  return candidate;
+}
+
+std::shared_ptr<const ReferenceData> inputOf(size_t bytes, uint8_t value) {
+  auto reference = std::make_shared<ReferenceData>();
+  reference->inputs.push_back({"i8",
+                               {static_cast<int64_t>(bytes)},
+                               std::vector<uint8_t>(bytes, value)});
+  return reference;
+}
+
+/// A batch's candidates that share a reference carry it once: the first of
+/// them has it, the others name its position; a CUDA worker (the fake
+/// runner, named like an H100) reads it from there and measures each
+/// candidate on its own data.
+TEST_P(QueueMeasurerTest, SharedReferencesTravelOncePerBatch) {
+  std::string db = location();
+  ASSERT_TRUE(openOrFail(db));
+  setenv("FAKE_RUNNER_NAME", "NVIDIA H100 80GB HBM3", 1);
+  // Registered first, so that the tuner starts without waiting.
+  {
+    std::unique_ptr<RecordsDatabase> conn = openOrFail(db);
+    ASSERT_TRUE(conn);
+    ASSERT_FALSE(bool(MeasurementQueue(*conn).registerWorker(
+        {"gpu0", "cuda:h100-sxm", "cuda:NVIDIA H100 80GB HBM3", "{}"})));
+  }
+  QueueMeasurerOptions options;
+  options.database = db;
+  options.target = "cuda:h100-sxm";
+  options.pollSeconds = 0.02;
+  CreatedMeasurer tuner = get(createQueueMeasurer(options));
+
+  std::shared_ptr<const ReferenceData> a = inputOf(4096, 1), b = inputOf(16, 2);
+  std::vector<MeasureCandidate> batch = {
+      sumCandidate("sum0", a), sumCandidate("sum1", a), sumCandidate("sum2", b),
+      sumCandidate("sum3", a)};
+  std::future<std::vector<MeasureResult>> measured = std::async(
+      std::launch::async, [&] { return tuner.measurer->measure(batch); });
+  // Before any worker runs: how the batch was written.
+  for (int i = 0; i < 500 && queryRawInt(db, "SELECT count(*) FROM "
+                                             "queue_items") < 4;
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(queryRawInt(db, "SELECT count(*) FROM queue_items WHERE "
+                            "candidate LIKE '%\"reference\":{%'"),
+            2);
+  EXPECT_EQ(queryRawInt(db, "SELECT count(*) FROM queue_items WHERE "
+                            "candidate LIKE '%\"reference_at\":0%'"),
+            2);
+  EXPECT_EQ(queryRawInt(db, "SELECT position FROM queue_items WHERE candidate "
+                            "LIKE '%\"reference_at\":0%' ORDER BY position"),
+            1);
+  EXPECT_EQ(queryRawInt(db, "SELECT position FROM queue_items WHERE candidate "
+                            "LIKE '%\"reference_at\":0%' ORDER BY position "
+                            "DESC"),
+            3);
+
+  WorkerOptions workerOptions;
+  workerOptions.database = db;
+  workerOptions.measure = "cuda";
+  workerOptions.name = "gpu0";
+  workerOptions.measurer.cuda.runnerPath = TESSEL_FAKE_RUNNER;
+  workerOptions.maxItems = 4;
+  workerOptions.pollSeconds = 0.02;
+  llvm::Expected<WorkerSummary> summary = runWorker(workerOptions);
+  unsetenv("FAKE_RUNNER_NAME");
+  ASSERT_TRUE(bool(summary)) << llvm::toString(summary.takeError());
+  EXPECT_EQ(summary->measured, 4);
+  EXPECT_EQ(summary->malformed, 0);
+
+  ASSERT_EQ(measured.wait_for(std::chrono::seconds(30)),
+            std::future_status::ready);
+  std::vector<MeasureResult> results = measured.get();
+  ASSERT_EQ(results.size(), 4u);
+  const double sums[] = {4096, 4096, 32, 4096};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(results[i].key, batch[i].key);
+    ASSERT_EQ(results[i].status, MeasureStatus::Ok) << results[i].message;
+    EXPECT_EQ(results[i].timing.medianUs, sums[i]) << batch[i].key;
+    EXPECT_EQ(results[i].device, "cuda:NVIDIA H100 80GB HBM3");
+  }
 }
 
 } // namespace

@@ -118,7 +118,8 @@ static json::Object writePlan(const LaunchPlan &plan, MLIRContext *context) {
 }
 
 std::string mlir::tessel::encodeCandidate(const MeasureCandidate &candidate,
-                                          MLIRContext *context) {
+                                          MLIRContext *context,
+                                          const CandidateEncoding &encoding) {
   json::Object object{
       {"key", candidate.key},
       {"grid_blocks", candidate.gridBlocks},
@@ -129,7 +130,9 @@ std::string mlir::tessel::encodeCandidate(const MeasureCandidate &candidate,
   };
   if (candidate.plan)
     object["plan"] = writePlan(*candidate.plan, context);
-  if (candidate.reference) {
+  if (candidate.reference && encoding.referenceAt) {
+    object["reference_at"] = *encoding.referenceAt;
+  } else if (candidate.reference) {
     json::Array inputs, outputs;
     for (const HostTensor &tensor : candidate.reference->inputs)
       inputs.push_back(writeTensor(tensor));
@@ -316,6 +319,18 @@ static HostTensor readTensor(Reader &reader, const json::Object &o,
   return tensor;
 }
 
+static std::shared_ptr<const ReferenceData>
+readReference(Reader &reader, const json::Object &reference) {
+  auto data = std::make_shared<ReferenceData>();
+  for (auto [tensor, path] :
+       reader.objects(reference, "candidate.reference", "inputs"))
+    data->inputs.push_back(readTensor(reader, *tensor, path));
+  for (auto [tensor, path] :
+       reader.objects(reference, "candidate.reference", "outputs"))
+    data->outputs.push_back(readTensor(reader, *tensor, path));
+  return data;
+}
+
 static std::shared_ptr<LaunchPlan> readPlan(Reader &reader,
                                             const json::Object &o,
                                             StringRef where,
@@ -409,8 +424,9 @@ static std::shared_ptr<LaunchPlan> readPlan(Reader &reader,
   return plan;
 }
 
-Expected<MeasureCandidate> mlir::tessel::decodeCandidate(StringRef text,
-                                                         MLIRContext *context) {
+Expected<MeasureCandidate>
+mlir::tessel::decodeCandidate(StringRef text, MLIRContext *context,
+                              ReferenceResolver resolveReference) {
   Expected<json::Value> parsed = json::parse(text);
   if (!parsed)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -431,19 +447,53 @@ Expected<MeasureCandidate> mlir::tessel::decodeCandidate(StringRef text,
   candidate.planFlops = reader.number(*o, "candidate", "plan_flops");
   if (const json::Object *plan = o->getObject("plan"))
     candidate.plan = readPlan(reader, *plan, "candidate.plan", context);
-  if (const json::Object *reference = o->getObject("reference")) {
-    auto data = std::make_shared<ReferenceData>();
-    for (auto [tensor, path] :
-         reader.objects(*reference, "candidate.reference", "inputs"))
-      data->inputs.push_back(readTensor(reader, *tensor, path));
-    for (auto [tensor, path] :
-         reader.objects(*reference, "candidate.reference", "outputs"))
-      data->outputs.push_back(readTensor(reader, *tensor, path));
-    candidate.reference = std::move(data);
+  if (const json::Object *reference = o->getObject("reference"))
+    candidate.reference = readReference(reader, *reference);
+  if (o->get("reference_at") && !reader.failed()) {
+    int64_t position = reader.integer(*o, "candidate", "reference_at");
+    if (!reader.failed()) {
+      if (!resolveReference)
+        return llvm::createStringError(
+            "candidate: 'reference_at' points to the reference of another "
+            "candidate, and there is nothing to look it up in");
+      Expected<std::shared_ptr<const ReferenceData>> resolved =
+          resolveReference(position);
+      if (!resolved)
+        return llvm::createStringError(
+            llvm::formatv("candidate: the reference at position {0}: {1}",
+                          position, llvm::toString(resolved.takeError()))
+                .str());
+      if (!*resolved)
+        return llvm::createStringError(
+            llvm::formatv("candidate: the candidate at position {0} holds "
+                          "no reference data",
+                          position)
+                .str());
+      candidate.reference = std::move(*resolved);
+    }
   }
   if (reader.failed())
     return reader.takeError();
   return candidate;
+}
+
+Expected<std::shared_ptr<const ReferenceData>>
+mlir::tessel::decodeCandidateReference(StringRef text) {
+  Expected<json::Value> parsed = json::parse(text);
+  if (!parsed)
+    return llvm::createStringError("candidate: " +
+                                   llvm::toString(parsed.takeError()));
+  const json::Object *o = parsed->getAsObject();
+  if (!o)
+    return llvm::createStringError("candidate: not a JSON object");
+  const json::Object *reference = o->getObject("reference");
+  if (!reference)
+    return nullptr;
+  Reader reader;
+  std::shared_ptr<const ReferenceData> data = readReference(reader, *reference);
+  if (reader.failed())
+    return reader.takeError();
+  return data;
 }
 
 Expected<MeasureResult> mlir::tessel::decodeResult(StringRef text) {

@@ -10,6 +10,7 @@
 #include "tessel/Tuning/Records/MeasurementQueue.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 
@@ -110,9 +111,21 @@ QueueMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
   results.reserve(candidates.size());
   std::string batch = batchPrefix + ":" + std::to_string(batches++);
   std::vector<QueueRequest> requests;
-  for (const MeasureCandidate &candidate : candidates)
-    requests.push_back({encodeCandidate(candidate, &context),
+  // A task's candidates share one reference (inputs and expected outputs,
+  // megabytes for large ops): the first candidate of the batch that uses it
+  // carries it, the others point to that candidate's position.
+  llvm::DenseMap<const ReferenceData *, int64_t> referencePositions;
+  for (auto [position, candidate] : llvm::enumerate(candidates)) {
+    CandidateEncoding encoding;
+    if (const ReferenceData *reference = candidate.reference.get()) {
+      auto [it, first] = referencePositions.try_emplace(
+          reference, static_cast<int64_t>(position));
+      if (!first)
+        encoding.referenceAt = it->second;
+    }
+    requests.push_back({encodeCandidate(candidate, &context, encoding),
                         mix(options.seed * 0x100000001B3ull + enqueued++)});
+  }
   if (llvm::Error err = queue.enqueue(batch, target, requests)) {
     std::string message = llvm::toString(std::move(err));
     for (const MeasureCandidate &candidate : candidates)

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -117,6 +118,8 @@ Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
                     measurer.isSimulated() ? " (SIMULATED)" : ""));
 
   MLIRContext context;
+  std::string referenceBatch;
+  std::map<int64_t, std::shared_ptr<const ReferenceData>> references;
   WorkerSummary summary;
   summary.target = target;
   std::string abandoned = abandonedResult(options.maxAttempts);
@@ -147,8 +150,33 @@ Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
     std::optional<Heartbeat> heartbeat;
     heartbeat.emplace(**heartbeatDb, item, name, options.leaseSeconds);
     MeasureResult result;
+    // The reference data of the batch's candidates is written once, in the
+    // first candidate that uses it: read it from there (and keep it while
+    // the worker stays on the batch).
+    if (item.batch != referenceBatch) {
+      referenceBatch = item.batch;
+      references.clear();
+    }
+    auto resolveReference = [&](int64_t position)
+        -> Expected<std::shared_ptr<const ReferenceData>> {
+      auto it = references.find(position);
+      if (it != references.end())
+        return it->second;
+      Expected<std::optional<std::string>> text =
+          queue.getCandidate(item.batch, position);
+      if (!text)
+        return text.takeError();
+      if (!*text)
+        return llvm::createStringError(
+            "that item is gone (its batch was removed: the tuner stopped)");
+      Expected<std::shared_ptr<const ReferenceData>> reference =
+          decodeCandidateReference(**text);
+      if (reference)
+        references[position] = *reference;
+      return reference;
+    };
     Expected<MeasureCandidate> candidate =
-        decodeCandidate(item.candidate, &context);
+        decodeCandidate(item.candidate, &context, resolveReference);
     if (!candidate) {
       std::string why = llvm::toString(candidate.takeError());
       log(llvm::formatv("queue item {0}: malformed: {1}", item.id, why));

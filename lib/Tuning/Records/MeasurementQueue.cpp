@@ -134,6 +134,21 @@ MeasurementQueue::getWorkers(StringRef target) {
   }
 }
 
+Expected<std::optional<std::string>>
+MeasurementQueue::getCandidate(StringRef batch, int64_t position) {
+  Expected<sql::Statement> stmt = db.conn->prepare(
+      "SELECT candidate FROM queue_items WHERE batch = ?1 AND position = ?2");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, batch).bind(2, position);
+  Expected<bool> row = stmt->step();
+  if (!row)
+    return row.takeError();
+  if (!*row)
+    return std::nullopt;
+  return stmt->getText(0);
+}
+
 Expected<std::optional<ClaimedItem>>
 MeasurementQueue::claim(StringRef worker, StringRef target, double leaseSeconds,
                         int64_t maxAttempts, StringRef abandonedResult,
@@ -175,13 +190,14 @@ MeasurementQueue::claim(StringRef worker, StringRef target, double leaseSeconds,
       "lease_until = ?2, attempts = attempts + 1 WHERE id = (SELECT id FROM "
       "queue_items WHERE target = ?3 AND (state = 'pending' OR "
       "(state = 'claimed' AND lease_until < ?4)) ORDER BY id LIMIT 1 "
-      "FOR UPDATE SKIP LOCKED) RETURNING id, candidate, noise_seed, attempts";
+      "FOR UPDATE SKIP LOCKED) RETURNING id, candidate, noise_seed, attempts, "
+      "batch, position";
   const char *sqliteSql =
       "UPDATE queue_items SET state = 'claimed', worker = ?1, "
       "lease_until = ?2, attempts = attempts + 1 WHERE id = (SELECT id FROM "
       "queue_items WHERE target = ?3 AND (state = 'pending' OR "
       "(state = 'claimed' AND lease_until < ?4)) ORDER BY id LIMIT 1) "
-      "RETURNING id, candidate, noise_seed, attempts";
+      "RETURNING id, candidate, noise_seed, attempts, batch, position";
   Expected<sql::Statement> stmt = conn.prepare(
       conn.getEngine() == sql::Engine::PostgreSQL ? postgresSql : sqliteSql);
   if (!stmt)
@@ -198,6 +214,8 @@ MeasurementQueue::claim(StringRef worker, StringRef target, double leaseSeconds,
   ClaimedItem item;
   item.id = stmt->getInt(0);
   item.candidate = stmt->getText(1);
+  item.batch = stmt->getText(4);
+  item.position = stmt->getInt(5);
   item.noiseSeed = static_cast<uint64_t>(stmt->getInt(2));
   item.attempt = stmt->getInt(3);
   if (Error err = stmt->run())

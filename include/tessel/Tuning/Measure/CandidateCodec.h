@@ -20,7 +20,11 @@
 
 #include "tessel/Tuning/Measure/Measurer.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
 
 #include <string>
 
@@ -28,13 +32,37 @@ namespace mlir {
 class MLIRContext;
 namespace tessel {
 
+/// How encodeCandidate() writes the reference data.
+struct CandidateEncoding {
+  /// When set, the reference data is not written; the candidate says that
+  /// it is the reference of the candidate at this position of the same
+  /// queue batch (candidates of one task share one reference, which can be
+  /// megabytes: docs/Queue.md).
+  std::optional<int64_t> referenceAt;
+};
+
 /// `candidate` as one line of JSON.
 std::string encodeCandidate(const MeasureCandidate &candidate,
-                            MLIRContext *context);
+                            MLIRContext *context,
+                            const CandidateEncoding &encoding = {});
+
+/// Finds the reference data a candidate encoded with `referenceAt` points
+/// to, given that position.
+using ReferenceResolver =
+    llvm::function_ref<llvm::Expected<std::shared_ptr<const ReferenceData>>(
+        int64_t position)>;
+
 /// The candidate of encodeCandidate() text; fails naming the first field
-/// that is missing or malformed.
-llvm::Expected<MeasureCandidate> decodeCandidate(llvm::StringRef text,
-                                                 MLIRContext *context);
+/// that is missing or malformed. A reference written as a position is
+/// looked up with `resolveReference`, and is an error without it.
+llvm::Expected<MeasureCandidate>
+decodeCandidate(llvm::StringRef text, MLIRContext *context,
+                ReferenceResolver resolveReference = nullptr);
+
+/// The reference data written inline in encodeCandidate() text, or null
+/// when the text has none (it has no reference, or points to another).
+llvm::Expected<std::shared_ptr<const ReferenceData>>
+decodeCandidateReference(llvm::StringRef text);
 
 /// `result` as one line of JSON (MeasureResult::toJSON()).
 std::string encodeResult(const MeasureResult &result);

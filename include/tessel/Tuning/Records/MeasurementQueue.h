@@ -38,6 +38,9 @@ struct QueueRequest {
 /// An item a worker claimed.
 struct ClaimedItem {
   int64_t id = 0;
+  /// The item's batch and its position there.
+  std::string batch;
+  int64_t position = 0;
   std::string candidate;
   uint64_t noiseSeed = 0;
   /// Claims of the item so far, this one included.
@@ -78,6 +81,12 @@ public:
   llvm::Error touchBatch(llvm::StringRef batch);
   /// Removes the items of `batch`.
   llvm::Error removeBatch(llvm::StringRef batch);
+
+  /// The candidate text of the item at `position` of `batch`, whatever its
+  /// state; std::nullopt when there is no such item (its batch was
+  /// removed).
+  llvm::Expected<std::optional<std::string>> getCandidate(llvm::StringRef batch,
+                                                          int64_t position);
 
   /// Records (or refreshes) worker `info`.
   llvm::Error registerWorker(const WorkerInfo &info);
