@@ -19,41 +19,11 @@
 # SECONDS (default 420) is the whole command's budget.
 set -uo pipefail
 
-TAR="${1:?usage: gpu-followup-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}"
-OUT="${2:?usage: gpu-followup-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}"
-BUDGET="${3:-420}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-START=$(date +%s)
-WORK=$(mktemp -d /tmp/tessel-gpu.XXXXXX)
-RESULTS="$WORK/results"
-mkdir -p "$OUT" "$RESULTS/tune"
-OUT="$(cd "$OUT" && pwd)"
-
-elapsed() { echo $(($(date +%s) - START)); }
-left() { echo $((BUDGET - $(elapsed))); }
-pack() { tar -C "$WORK" -czf "$OUT/results.tar.gz" results; }
-log() { echo "gpu-followup [$(elapsed) s]: $*" | tee -a "$RESULTS/session.log"; }
-# budget SECONDS: SECONDS, or what is left of the budget less a margin.
-budget() { local l=$(($(left) - 20)); [ "$1" -lt "$l" ] && echo "$1" || echo "$l"; }
-
-tar xf "$TAR" -C "$WORK"
-BUNDLE="$WORK/tessel-bundle"
-export PATH="$BUNDLE/bin:$PATH"
-export TESSEL_DEVICES_DIR="$BUNDLE/devices"
-CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
-TESSEL_VENDOR_LIB_PATH=$(find "$CUDA_PATH"/lib64 /usr/local/lib /opt /usr/lib \
-  \( -name 'libcublas.so.*' -o -name 'libcudnn.so.*' \) 2>/dev/null |
-  xargs -r -n1 dirname | sort -u | paste -sd:)
-export TESSEL_VENDOR_LIB_PATH
-{
-  date -u +%Y-%m-%dT%H:%M:%SZ
-  nvidia-smi
-  nvidia-smi -q -d CLOCK,POWER,TEMPERATURE,PERFORMANCE
-  "$CUDA_PATH/bin/ptxas" --version
-  uname -a; nproc
-  cat "$BUNDLE/README"
-} > "$RESULTS/machine.txt" 2>&1
-pack
+source "$ROOT/scripts/gpu-session-common.sh"
+gpu_session_start gpu-followup \
+  "${1:?usage: gpu-followup-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" \
+  "${2:?usage: gpu-followup-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" "${3:-420}"
 
 # --- 1. The check -----------------------------------------------------------
 log "gpu-check-run.sh"

@@ -18,41 +18,11 @@
 # starting work when it is spent.
 set -uo pipefail
 
-TAR="${1:?usage: gpu-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}"
-OUT="${2:?usage: gpu-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}"
-BUDGET="${3:-480}"
-START=$(date +%s)
-WORK=$(mktemp -d /tmp/tessel-gpu.XXXXXX)
-RESULTS="$WORK/results"
-mkdir -p "$OUT" "$RESULTS/tune"
-OUT="$(cd "$OUT" && pwd)"
-
-elapsed() { echo $(($(date +%s) - START)); }
-left() { echo $((BUDGET - $(elapsed))); }
-pack() { tar -C "$WORK" -czf "$OUT/results.tar.gz" results; }
-log() { echo "gpu-session [$(elapsed) s]: $*" | tee -a "$RESULTS/session.log"; }
-
-tar xf "$TAR" -C "$WORK"
-BUNDLE="$WORK/tessel-bundle"
-export PATH="$BUNDLE/bin:$PATH"
-export TESSEL_DEVICES_DIR="$BUNDLE/devices"
-CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
-# cuBLAS and cuDNN: the toolkit's, or the ones PyTorch's wheels carry.
-TESSEL_VENDOR_LIB_PATH=$(find "$CUDA_PATH"/lib64 /usr/local/lib /opt /usr/lib \
-  \( -name 'libcublas.so.*' -o -name 'libcudnn.so.*' \) 2>/dev/null |
-  xargs -r -n1 dirname | sort -u | paste -sd:)
-export TESSEL_VENDOR_LIB_PATH
-log "vendor libraries in: $TESSEL_VENDOR_LIB_PATH"
-
-{
-  date -u +%Y-%m-%dT%H:%M:%SZ
-  nvidia-smi
-  nvidia-smi -q -d CLOCK,POWER,TEMPERATURE,PERFORMANCE
-  "$CUDA_PATH/bin/ptxas" --version
-  uname -a
-  cat "$BUNDLE/README"
-} > "$RESULTS/machine.txt" 2>&1
-pack
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/scripts/gpu-session-common.sh"
+gpu_session_start gpu-session \
+  "${1:?usage: gpu-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" \
+  "${2:?usage: gpu-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" "${3:-480}"
 
 # --- 1. Correctness and the default schedules against the vendor ------------
 log "gpu-check-run.sh"
