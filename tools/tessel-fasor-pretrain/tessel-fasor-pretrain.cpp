@@ -38,6 +38,7 @@
 #include "tessel/Tuning/Strategies/Fasor/Pretrain.h"
 #include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
 #include "tessel/Tuning/Strategies/Fasor/Sensitivity.h"
+#include "tessel/Tuning/Strategies/Fasor/StartPoints.h"
 #include "tessel/Tuning/Strategies/Fasor/Transfer.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -48,6 +49,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <set>
 
 using namespace mlir;
@@ -147,6 +149,69 @@ static void printSimulatorRSquared(llvm::ArrayRef<LabeledSchedule> dataset,
       deviceId, latency[0].size(), unpredicted,
       getRSquared(latency[0], latency[1]), getRSquared(memory[0], memory[1]),
       getRSquared(compute[0], compute[1]));
+}
+
+/// R^2 over many tasks is dominated by how far apart the tasks' latencies
+/// are; a search needs the order of one task's schedules. Prints the mean
+/// over held-out tasks (at least 5 schedules) of Spearman's correlation of
+/// predicted and labelled latency: the pretrained model, the fine-tuned one
+/// and (where every schedule has one) the simulator's prediction.
+static llvm::Error printWithinTaskRanking(
+    const TransformerCostModel &before, const TransformerCostModel &after,
+    llvm::ArrayRef<LabeledSchedule> dataset,
+    llvm::ArrayRef<std::string> measuredTasks, llvm::StringRef deviceId) {
+  std::set<std::string> measured(measuredTasks.begin(), measuredTasks.end());
+  std::map<std::string, std::vector<const LabeledSchedule *>> byTask;
+  for (const LabeledSchedule &labeled : dataset)
+    if (!measured.count(labeled.workloadKey))
+      byTask[labeled.workloadKey].push_back(&labeled);
+  double sums[3] = {0, 0, 0};
+  int64_t tasks = 0, simulatedTasks = 0;
+  for (const auto &[key, schedules] : byTask) {
+    if (schedules.size() < 5)
+      continue;
+    std::vector<Tokens> tokens;
+    std::vector<double> labels, simulated;
+    for (const LabeledSchedule *labeled : schedules) {
+      tokens.push_back(labeled->sample.tokens);
+      labels.push_back(labeled->sample.label.latencyUs);
+      if (labeled->simulated)
+        simulated.push_back(labeled->simulated->latencyUs);
+    }
+    llvm::Expected<std::vector<Prediction>> predictedBefore =
+        before.predict(tokens);
+    if (!predictedBefore)
+      return predictedBefore.takeError();
+    llvm::Expected<std::vector<Prediction>> predictedAfter =
+        after.predict(tokens);
+    if (!predictedAfter)
+      return predictedAfter.takeError();
+    auto latencies = [](llvm::ArrayRef<Prediction> predictions) {
+      std::vector<double> values;
+      for (const Prediction &p : predictions)
+        values.push_back(p.latencyUs);
+      return values;
+    };
+    sums[0] += getSpearmanSimilarity(latencies(*predictedBefore), labels);
+    sums[1] += getSpearmanSimilarity(latencies(*predictedAfter), labels);
+    ++tasks;
+    if (simulated.size() == labels.size()) {
+      sums[2] += getSpearmanSimilarity(simulated, labels);
+      ++simulatedTasks;
+    }
+  }
+  if (tasks == 0)
+    return llvm::Error::success();
+  llvm::outs() << llvm::formatv(
+      "mean Spearman of latency within each of {0} held-out tasks (>= 5 "
+      "schedules): before fine-tuning {1:f3}, after {2:f3}",
+      tasks, sums[0] / tasks, sums[1] / tasks);
+  if (simulatedTasks > 0)
+    llvm::outs() << llvm::formatv(", the simulator sim:{0} {1:f3} ({2} tasks)",
+                                  deviceId, sums[2] / simulatedTasks,
+                                  simulatedTasks);
+  llvm::outs() << "\n";
+  return llvm::Error::success();
 }
 
 static int fail(const llvm::Twine &message) {
@@ -313,6 +378,13 @@ int main(int argc, char **argv) {
         result->after.computeBound);
     if (!llvm::StringRef(target).starts_with("sim:"))
       printSimulatorRSquared(*dataset, result->measuredTasks, device->id);
+    llvm::Expected<TransformerCostModel> pretrained =
+        TransformerCostModel::load(fromModel);
+    if (!pretrained)
+      return fail(llvm::toString(pretrained.takeError()));
+    if (llvm::Error error = printWithinTaskRanking(
+            *pretrained, *model, *dataset, result->measuredTasks, device->id))
+      return fail(llvm::toString(std::move(error)));
     if (llvm::Error error = model->save(outputFile))
       return fail(llvm::toString(std::move(error)));
     llvm::outs() << "wrote " << outputFile << "\n";
