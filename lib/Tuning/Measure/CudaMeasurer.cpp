@@ -263,6 +263,18 @@ CudaMeasurer::create(CudaMeasurerOptions options) {
   return measurer;
 }
 
+/// Whether any kernel of `candidate` multiplies in TF32.
+static bool computesInTf32(const MeasureCandidate &candidate) {
+  if (candidate.facts.tf32)
+    return true;
+  if (!candidate.plan)
+    return false;
+  return llvm::any_of(candidate.plan->getLaunches(),
+                      [](const PlanLaunch *launch) {
+                        return launch->facts && launch->facts->tf32;
+                      });
+}
+
 std::string CudaMeasurer::name() const {
   std::optional<StringRef> device = deviceInfo.getString("name");
   return "cuda:" + (device ? device->str() : std::string("unknown"));
@@ -360,7 +372,7 @@ CudaMeasurer::writeRequest(llvm::ArrayRef<MeasureCandidate> candidates) {
       if (!dtype)
         return llvm::createStringError("output of unknown dtype '" +
                                        output.dtype + "'");
-      Tolerance tolerance = getTolerance(expected);
+      Tolerance tolerance = getTolerance(expected, computesInTf32(candidate));
       rt::CheckSpec &check = out.checks.emplace_back();
       check.buffer = output.buffer;
       check.offset = output.offset;

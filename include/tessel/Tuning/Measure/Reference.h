@@ -67,7 +67,10 @@ struct Tolerance {
   double rtol;
   double atol;
 };
-Tolerance getTolerance(const HostTensor &expected);
+/// `tf32`: the result was computed by TF32 tensor-core instructions
+/// (`--allow-tf32`), whose inputs keep 10 mantissa bits, as f16's do: an f32
+/// result then gets a tolerance for that precision, not for f32's.
+Tolerance getTolerance(const HostTensor &expected, bool tf32 = false);
 
 } // namespace tessel
 } // namespace mlir
