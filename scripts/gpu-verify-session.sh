@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# A prepared lease (not yet run): checks on a GPU what sessions after the H100
+# lease changed or added without one, in one command inside its budget:
+#
+#   scripts/gpu-verify-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]
+#
+# 1. gpu-check-run.sh, now with four tensor_core schedules among the ops
+#    (ldmatrix + mma.sync have not run on a GPU before);
+# 2. the queue with a CUDA worker on the BERT-base scores, which measured
+#    stale data on the H100: expect no launch_error or wrong_result, the
+#    records under the GPU's name, a queue database of a few MB;
+# 3. --allow-tf32 tuning of the 1024^3 matmul: TF32 candidates verified with
+#    the TF32 tolerance (expect ok, not wrong_result);
+# 4. the 4096^3 f16 matmul tuned on tensor cores, next to cuBLAS through
+#    torch.matmul on the same f16 inputs.
+#
+# SECONDS (default 360) is the whole command's budget. Results in
+# OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+source "$ROOT/scripts/gpu-session-common.sh"
+gpu_session_start gpu-verify \
+  "${1:?usage: gpu-verify-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" \
+  "${2:?usage: gpu-verify-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" "${3:-360}"
+CHECK="$BUNDLE/benchmarks/gpu-check"
+
+summarize() { # DB: statuses and targets of its measurements, its size
+  python3 - "$1" <<'PY' >> "$RESULTS/summary.txt" 2>&1
+import os, sqlite3, sys
+db = sys.argv[1]
+rows = sqlite3.connect(db).execute(
+    "select target, status, count(*), min(median_us) from measurements "
+    "group by 1, 2").fetchall()
+print(os.path.basename(db), f"{os.path.getsize(db) / 2**20:.1f} MiB")
+for target, status, n, best in rows:
+    print(f"  {target}  {status}  {n}  best {best}")
+PY
+}
+
+tune() { # NAME SECONDS tessel-tune-arguments...
+  local name=$1 share; share=$(budget "$2"); shift 2
+  if [ "$share" -lt 15 ]; then log "no time left for $name"; return; fi
+  log "tune $name: --time-limit=$share"
+  timeout $((share + 40)) tessel-tune "$@" --cuda-path="$CUDA_PATH" --seed=1 \
+    --time-limit="$share" --db="$RESULTS/tune/$name.db" \
+    --report="$RESULTS/tune/$name.json" > "$RESULTS/tune/$name.log" 2>&1
+  log "tune $name: exit $? ($(tail -1 "$RESULTS/tune/$name.log"))"
+  summarize "$RESULTS/tune/$name.db"
+  pack
+}
+
+# --- 1. The check, with tensor cores ----------------------------------------
+log "gpu-check-run.sh"
+timeout "$(budget 110)" "$BUNDLE/gpu-check-run.sh" "$RESULTS/check" \
+  > "$RESULTS/check.log" 2>&1
+log "gpu-check-run.sh: exit $? ($(grep 'op kinds verified' "$RESULTS/check.log"))"
+pack
+
+# --- 2. The queue with a CUDA worker ----------------------------------------
+share=$(budget 45)
+if [ "$share" -ge 15 ]; then
+  timeout $((share + 60)) tessel-worker --db="$RESULTS/tune/queue-bert-scores.db" \
+    --measure=cuda --max-idle=120 --name=gpu0 \
+    > "$RESULTS/tune/queue-worker.log" 2>&1 &
+  worker=$!
+  tune queue-bert-scores "$share" "$CHECK/bert-scores.mlir" \
+    --measure=queue:"$RESULTS/tune/queue-bert-scores.db" \
+    --queue-target=cuda:h100-sxm --strategy=evolutionary --trials=250 \
+    --measures-per-round=32
+  kill "$worker" 2>/dev/null; wait "$worker"
+  log "queue worker: exit $? ($(tail -1 "$RESULTS/tune/queue-worker.log"))"
+fi
+
+# --- 3. TF32 -----------------------------------------------------------------
+tune matmul-1024-tf32 60 "$CHECK/matmul-1024.mlir" --measure=cuda \
+  --allow-tf32 --strategy=evolutionary --trials=300 --min-time-ms=20
+
+# --- 4. f16 on tensor cores against cuBLAS ------------------------------------
+tune matmul-4096-f16 90 "$CHECK/matmul-4096-f16.mlir" --measure=cuda \
+  --strategy=evolutionary --trials=300 --min-time-ms=20
+log "cuBLAS f16 4096^3 through torch.matmul"
+timeout 60 python3 - > "$RESULTS/cublas-f16.txt" 2>&1 <<'PY'
+import torch
+a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+b = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+for _ in range(20):
+    torch.matmul(a, b)
+times = []
+for _ in range(100):
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record(); torch.matmul(a, b); end.record()
+    torch.cuda.synchronize()
+    times.append(start.elapsed_time(end) * 1000)
+times.sort()
+median = times[len(times) // 2]
+print(f"cuBLAS f16 4096^3 (f16 out, torch {torch.__version__}): median {median:.1f} us, "
+      f"{2 * 4096**3 / median / 1e6:.1f} TFLOP/s")
+PY
+log "$(cat "$RESULTS/cublas-f16.txt" | tail -1)"
+
+nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu \
+  --format=csv >> "$RESULTS/machine.txt" 2>&1
+log "done"
+pack
+cat "$RESULTS/summary.txt" "$RESULTS/session.log"
