@@ -42,24 +42,13 @@ rc=$?
 log "aligned QKV: exit $rc ($(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["status"], d["verified"], d["verification"], d["timing"]["median_us"], d["message"])' "$RESULTS/aligned-qkv.json" 2>&1 | head -c 400))"
 pack
 
-tune() { # NAME SECONDS tessel-tune-arguments...
-  local name=$1 share; share=$(budget "$2"); shift 2
-  if [ "$share" -lt 15 ]; then log "no time left for $name"; return; fi
-  log "tune $name: --time-limit=$share"
-  timeout $((share + 40)) tessel-tune "$@" --cuda-path="$CUDA_PATH" --seed=1 \
-    --time-limit="$share" --db="$RESULTS/tune/$name.db" \
-    --report="$RESULTS/tune/$name.json" > "$RESULTS/tune/$name.log" 2>&1
-  log "tune $name: exit $? ($(tail -1 "$RESULTS/tune/$name.log"))"
-  pack
-}
-
 # --- 3. Real-GPU data for Fasor's transfer ----------------------------------
-tune fasor-transfer-random48 150 \
+gpu_tune fasor-transfer-random48 150 \
   "$ROOT/benchmarks/fasor-transfer/random-tasks-seed2.mlir" --measure=cuda \
   --strategy=random --scheduler=round-robin --measures-per-round=16 \
   --trials=1600 --min-time-ms=5
 
-tune resnet-conv3x3-64-evolutionary 50 \
+gpu_tune resnet-conv3x3-64-evolutionary 50 \
   "$BUNDLE/benchmarks/gpu-check/resnet-conv3x3-64.mlir" --measure=cuda \
   --strategy=evolutionary --trials=250 --min-time-ms=20
 
@@ -70,7 +59,7 @@ if [ "$share" -ge 15 ]; then
   timeout $((share + 60)) tessel-worker --db="$QDB" --measure=cuda \
     --max-idle=120 --name=gpu0 > "$RESULTS/tune/queue-worker.log" 2>&1 &
   worker=$!
-  tune queue-bert-scores "$share" \
+  gpu_tune queue-bert-scores "$share" \
     "$BUNDLE/benchmarks/gpu-check/bert-scores.mlir" --measure=queue:"$QDB" \
     --queue-target=cuda:h100-sxm --strategy=evolutionary --trials=250 \
     --measures-per-round=32

@@ -7,7 +7,9 @@
 # PATH, finds cuBLAS/cuDNN, writes results/machine.txt and packs
 # OUTDIR/results.tar.gz. Afterwards: $BUNDLE, $RESULTS, $CUDA_PATH, and
 # elapsed, left (seconds of SECONDS), budget N (N, or what is left less a
-# margin), pack (OUTDIR/results.tar.gz again) and log MESSAGE.
+# margin), pack (OUTDIR/results.tar.gz again), log MESSAGE, and
+# gpu_tune NAME SECONDS ARGS... (a tessel-tune run of at most SECONDS into
+# results/tune/NAME.{db,json,log}, summarized in results/summary.txt).
 
 gpu_session_start() {
   GPU_SESSION_NAME=$1
@@ -48,3 +50,29 @@ left() { echo $((BUDGET - $(elapsed))); }
 budget() { local l=$(($(left) - 20)); [ "$1" -lt "$l" ] && echo "$1" || echo "$l"; }
 pack() { tar -C "$WORK" -czf "$OUT/results.tar.gz" results; }
 log() { echo "$GPU_SESSION_NAME [$(elapsed) s]: $*" | tee -a "$RESULTS/session.log"; }
+
+# summarize DB: the statuses and targets of its measurements, and its size.
+summarize() {
+  python3 - "$1" <<'PY' >> "$RESULTS/summary.txt" 2>&1
+import os, sqlite3, sys
+db = sys.argv[1]
+rows = sqlite3.connect(db).execute(
+    "select target, status, count(*), min(median_us) from measurements "
+    "group by 1, 2").fetchall()
+print(os.path.basename(db), f"{os.path.getsize(db) / 2**20:.1f} MiB")
+for target, status, n, best in rows:
+    print(f"  {target}  {status}  {n}  best {best}")
+PY
+}
+
+gpu_tune() { # NAME SECONDS tessel-tune-arguments...
+  local name=$1 share; share=$(budget "$2"); shift 2
+  if [ "$share" -lt 15 ]; then log "no time left for $name"; return; fi
+  log "tune $name: --time-limit=$share"
+  timeout $((share + 40)) tessel-tune "$@" --cuda-path="$CUDA_PATH" --seed=1 \
+    --time-limit="$share" --db="$RESULTS/tune/$name.db" \
+    --report="$RESULTS/tune/$name.json" > "$RESULTS/tune/$name.log" 2>&1
+  log "tune $name: exit $? ($(tail -1 "$RESULTS/tune/$name.log"))"
+  summarize "$RESULTS/tune/$name.db"
+  pack
+}

@@ -25,31 +25,6 @@ gpu_session_start gpu-verify \
   "${2:?usage: gpu-verify-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" "${3:-360}"
 CHECK="$BUNDLE/benchmarks/gpu-check"
 
-summarize() { # DB: statuses and targets of its measurements, its size
-  python3 - "$1" <<'PY' >> "$RESULTS/summary.txt" 2>&1
-import os, sqlite3, sys
-db = sys.argv[1]
-rows = sqlite3.connect(db).execute(
-    "select target, status, count(*), min(median_us) from measurements "
-    "group by 1, 2").fetchall()
-print(os.path.basename(db), f"{os.path.getsize(db) / 2**20:.1f} MiB")
-for target, status, n, best in rows:
-    print(f"  {target}  {status}  {n}  best {best}")
-PY
-}
-
-tune() { # NAME SECONDS tessel-tune-arguments...
-  local name=$1 share; share=$(budget "$2"); shift 2
-  if [ "$share" -lt 15 ]; then log "no time left for $name"; return; fi
-  log "tune $name: --time-limit=$share"
-  timeout $((share + 40)) tessel-tune "$@" --cuda-path="$CUDA_PATH" --seed=1 \
-    --time-limit="$share" --db="$RESULTS/tune/$name.db" \
-    --report="$RESULTS/tune/$name.json" > "$RESULTS/tune/$name.log" 2>&1
-  log "tune $name: exit $? ($(tail -1 "$RESULTS/tune/$name.log"))"
-  summarize "$RESULTS/tune/$name.db"
-  pack
-}
-
 # --- 1. The check, with tensor cores ----------------------------------------
 log "gpu-check-run.sh"
 timeout "$(budget 110)" "$BUNDLE/gpu-check-run.sh" "$RESULTS/check" \
@@ -64,7 +39,7 @@ if [ "$share" -ge 15 ]; then
     --measure=cuda --max-idle=120 --name=gpu0 \
     > "$RESULTS/tune/queue-worker.log" 2>&1 &
   worker=$!
-  tune queue-bert-scores "$share" "$CHECK/bert-scores.mlir" \
+  gpu_tune queue-bert-scores "$share" "$CHECK/bert-scores.mlir" \
     --measure=queue:"$RESULTS/tune/queue-bert-scores.db" \
     --queue-target=cuda:h100-sxm --strategy=evolutionary --trials=250 \
     --measures-per-round=32
@@ -73,11 +48,11 @@ if [ "$share" -ge 15 ]; then
 fi
 
 # --- 3. TF32 -----------------------------------------------------------------
-tune matmul-1024-tf32 60 "$CHECK/matmul-1024.mlir" --measure=cuda \
+gpu_tune matmul-1024-tf32 60 "$CHECK/matmul-1024.mlir" --measure=cuda \
   --allow-tf32 --strategy=evolutionary --trials=300 --min-time-ms=20
 
 # --- 4. f16 on tensor cores against cuBLAS ------------------------------------
-tune matmul-4096-f16 90 "$CHECK/matmul-4096-f16.mlir" --measure=cuda \
+gpu_tune matmul-4096-f16 90 "$CHECK/matmul-4096-f16.mlir" --measure=cuda \
   --strategy=evolutionary --trials=300 --min-time-ms=20
 log "cuBLAS f16 4096^3 through torch.matmul"
 timeout 60 python3 - > "$RESULTS/cublas-f16.txt" 2>&1 <<'PY'
