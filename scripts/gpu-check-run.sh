@@ -34,8 +34,11 @@ echo "gpu-check: GPU '$GPU_NAME', simulator sim:$SIM, CUDA toolkit $CUDA_PATH"
 
 for f in "$CHECK"/ops/*.mlir; do
   name="$(basename "$f" .mlir)"
+  # TF32 schedules compute in TF32 only when allowed (and are checked so).
+  tf32=()
+  case "$name" in *tf32*) tf32=(--allow-tf32) ;; esac
   tessel-run "$f" --measure=cuda --cuda-path="$CUDA_PATH" --min-time-ms=20 \
-    -o "$OUT/ops/$name.json" 2> "$OUT/ops/$name.err"
+    "${tf32[@]}" -o "$OUT/ops/$name.json" 2> "$OUT/ops/$name.err"
   echo "gpu-check: op $name: exit $?"
 done
 

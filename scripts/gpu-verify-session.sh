@@ -4,7 +4,7 @@
 #
 #   scripts/gpu-verify-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]
 #
-# 1. gpu-check-run.sh, now with four tensor_core schedules among the ops
+# 1. gpu-check-run.sh, now with five tensor_core schedules among the ops (TF32 with --allow-tf32)
 #    (ldmatrix + mma.sync have not run on a GPU before);
 # 2. the queue with a CUDA worker on the BERT-base scores, which measured
 #    stale data on the H100: expect no launch_error or wrong_result, the

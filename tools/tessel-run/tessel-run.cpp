@@ -62,6 +62,12 @@ static cl::opt<std::string> chip("chip", cl::init(""),
                                  cl::desc("SM architecture (default: the "
                                           "device's, e.g. sm_90)"),
                                  cl::cat(toolCategory));
+static cl::opt<bool> allowTf32(
+    "allow-tf32",
+    cl::desc("Compile tensor_core schedules of f32 contractions in TF32 "
+             "(inputs rounded to a 10-bit mantissa; results are checked "
+             "with a TF32 tolerance)"),
+    cl::cat(toolCategory));
 static cl::opt<std::string> cudaPath("cuda-path", cl::init(""),
                                      cl::desc("CUDA toolkit root (ptxas)"),
                                      cl::cat(toolCategory));
@@ -95,7 +101,11 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-static OwningOpRef<ModuleOp> parseModule(StringRef path, MLIRContext &context) {
+/// Parses `path`; the file goes to `files`, whose diagnostic handler keeps
+/// quoting it for every later error (compilation included).
+static OwningOpRef<ModuleOp>
+parseModule(StringRef path, MLIRContext &context,
+            std::vector<std::unique_ptr<ModelFile>> &files) {
   std::string error;
   std::unique_ptr<ModelFile> file = ModelFile::load(path, &context, error);
   if (!file) {
@@ -103,7 +113,9 @@ static OwningOpRef<ModuleOp> parseModule(StringRef path, MLIRContext &context) {
       llvm::errs() << "tessel-run: " << error << "\n";
     return nullptr;
   }
-  return file->takeModule();
+  OwningOpRef<ModuleOp> module = file->takeModule();
+  files.push_back(std::move(file));
+  return module;
 }
 
 /// The function to run: --function, or the only public func.func.
@@ -173,6 +185,9 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // An error points at the user's op; the generic form of the lowered op it
+  // was found on is IR the user did not write.
+  context.printOpOnDiagnostic(false);
 
   // Measurer first: a machine without a GPU says so before compiling.
   MeasurerOptions measurerOptions;
@@ -220,7 +235,8 @@ int main(int argc, char **argv) {
   deviceChip.erase(std::remove(deviceChip.begin(), deviceChip.end(), '.'),
                    deviceChip.end());
 
-  OwningOpRef<ModuleOp> input = parseModule(inputFile, context);
+  std::vector<std::unique_ptr<ModelFile>> files;
+  OwningOpRef<ModuleOp> input = parseModule(inputFile, context, files);
   if (!input)
     return 1;
   bool compiled = !input->getOps<gpu::BinaryOp>().empty();
@@ -229,7 +245,7 @@ int main(int argc, char **argv) {
     if (referenceFile.empty())
       return fail("the input is already compiled; give its source module "
                   "with --reference=SOURCE.mlir");
-    source = parseModule(referenceFile, context);
+    source = parseModule(referenceFile, context, files);
     if (!source)
       return 1;
   } else {
@@ -245,6 +261,8 @@ int main(int argc, char **argv) {
         "chip=" + (chip.empty() ? deviceChip : chip) + " format=bin";
     if (!cudaPath.empty())
       pipeline += " cuda-path=" + cudaPath;
+    if (allowTf32)
+      pipeline += " allow-tf32=true";
     auto options = TesselToCudaOptions::createFromString(pipeline);
     if (!options)
       return fail("bad pipeline options '" + pipeline + "'");
