@@ -223,13 +223,23 @@ TEST_P(GpuCheckModuleTest, ReferenceAndPlanAgree) {
 #endif
   OwningOpRef<ModuleOp> compiled(cast<ModuleOp>((*source)->clone()));
   PassManager pm(&context);
-  auto options = TesselToCudaOptions::createFromString("chip=sm_90 format=bin");
+  // TF32 schedules compile only when allowed, as gpu-check-run.sh runs them.
+  bool tf32 = llvm::StringRef(GetParam()).contains("tf32");
+  auto options = TesselToCudaOptions::createFromString(
+      tf32 ? "chip=sm_90 format=bin allow-tf32=true" : "chip=sm_90 format=bin");
   ASSERT_TRUE(succeeded(buildTesselToCudaPipeline(pm, *options)));
   ASSERT_TRUE(succeeded(pm.run(*compiled))) << GetParam();
   FailureOr<LaunchPlan> plan =
       extractLaunchPlan(*compiled, func.getSymName(), func.getArgumentTypes(),
                         func.getResultTypes());
   ASSERT_TRUE(succeeded(plan)) << GetParam();
+  // The launch facts say TF32, so its results get TF32's tolerance.
+  EXPECT_EQ(llvm::any_of(plan->getLaunches(),
+                         [](const PlanLaunch *launch) {
+                           return launch->facts && launch->facts->tf32;
+                         }),
+            tf32)
+      << GetParam();
   ASSERT_EQ(plan->outputs.size(), func.getNumResults());
   for (auto [index, output] : llvm::enumerate(plan->outputs)) {
     EXPECT_EQ(output.getNumElements(),
