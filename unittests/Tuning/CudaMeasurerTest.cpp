@@ -160,19 +160,23 @@ TEST(CudaMeasurerTest, DataFilesFollowContentNotAddress) {
     EXPECT_EQ(results.size(), 1u);
     return results.empty() ? MeasureResult() : results[0];
   };
-  MeasureResult first = measureWith(16, 1);
-  ASSERT_EQ(first.status, MeasureStatus::Ok) << first.message;
-  EXPECT_DOUBLE_EQ(first.timing.medianUs, 16.0);
-  // Same address and size, other bytes.
-  MeasureResult second = measureWith(16, 2);
-  ASSERT_EQ(second.status, MeasureStatus::Ok) << second.message;
-  EXPECT_DOUBLE_EQ(second.timing.medianUs, 32.0);
-  // Same address, other size.
-  MeasureResult third = measureWith(32, 3);
-  ASSERT_EQ(third.status, MeasureStatus::Ok) << third.message;
-  EXPECT_DOUBLE_EQ(third.timing.medianUs, 96.0);
-  // The first bytes again: its file is reused and still right.
-  MeasureResult fourth = measureWith(16, 1);
-  ASSERT_EQ(fourth.status, MeasureStatus::Ok) << fourth.message;
-  EXPECT_DOUBLE_EQ(fourth.timing.medianUs, 16.0);
+  struct Step {
+    size_t bytes;
+    uint8_t value;
+    double sum;
+  };
+  const Step steps[] = {
+      {16, 1, 16.0},
+      // Same address and size, other bytes.
+      {16, 2, 32.0},
+      // Same address, other size.
+      {32, 3, 96.0},
+      // The first bytes again: its file is reused and still right.
+      {16, 1, 16.0},
+  };
+  for (const Step &step : steps) {
+    MeasureResult result = measureWith(step.bytes, step.value);
+    ASSERT_EQ(result.status, MeasureStatus::Ok) << result.message;
+    EXPECT_DOUBLE_EQ(result.timing.medianUs, step.sum);
+  }
 }

@@ -177,6 +177,10 @@ Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
     };
     Expected<MeasureCandidate> candidate =
         decodeCandidate(item.candidate, &context, resolveReference);
+    // Items point only at the item that carries their reference, so the
+    // worker that measured the carrier need not read it back.
+    if (candidate && candidate->reference)
+      references.try_emplace(item.position, candidate->reference);
     if (!candidate) {
       std::string why = llvm::toString(candidate.takeError());
       log(llvm::formatv("queue item {0}: malformed: {1}", item.id, why));
