@@ -6,12 +6,14 @@
 
 #include "RecordsTestUtils.h"
 
+#include "tessel/Tuning/Measure/CandidateCodec.h"
 #include "tessel/Tuning/Measure/LaunchPlan.h"
 #include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Queue/QueueMeasurer.h"
 #include "tessel/Tuning/Queue/Worker.h"
 #include "tessel/Tuning/Records/MeasurementQueue.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <future>
@@ -53,6 +55,27 @@ TEST_P(QueueMeasurerTest, CudaTunerWaitsForAWorkerToNameTheRecords) {
   EXPECT_EQ(measurer.measurer->name(), "cuda:NVIDIA H100 80GB HBM3");
   ASSERT_TRUE(measurer.device);
   EXPECT_EQ(measurer.device->id, "h100-sxm");
+}
+
+/// A cuda: tuner whose worker never comes stops waiting when the run stops
+/// (its --time-limit), with an error that says which target had no worker.
+TEST_P(QueueMeasurerTest, CudaTunerGivesUpWaitingForAWorkerWhenTheRunStops) {
+  std::string db = location();
+  ASSERT_TRUE(openOrFail(db));
+  QueueMeasurerOptions options;
+  options.database = db;
+  options.target = "cuda:h100-sxm";
+  options.workerPollSeconds = 0.01;
+  int asked = 0;
+  options.shouldGiveUp = [&] { return ++asked == 3; };
+  llvm::Expected<CreatedMeasurer> created = createQueueMeasurer(options);
+  ASSERT_FALSE(bool(created));
+  std::string message = llvm::toString(created.takeError());
+  EXPECT_NE(message.find("no worker of cuda:h100-sxm registered in the queue " +
+                         db + " before the run stopped"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(asked, 3);
 }
 
 TEST_P(QueueMeasurerTest, SimulatedTargetNeedsNoWorkerToStart) {
@@ -163,6 +186,69 @@ TEST_P(QueueMeasurerTest, SharedReferencesTravelOncePerBatch) {
     EXPECT_EQ(results[i].timing.medianUs, sums[i]) << batch[i].key;
     EXPECT_EQ(results[i].device, "cuda:NVIDIA H100 80GB HBM3");
   }
+}
+
+/// A run that stops while its batch waits keeps what workers finished,
+/// takes the batch out of the queue, and withdraws the rest (never
+/// measured, so the tuner records none of it).
+TEST_P(QueueMeasurerTest, AStoppedRunKeepsFinishedResultsAndWithdrawsTheRest) {
+  std::string db = location();
+  std::unique_ptr<RecordsDatabase> workerDb = openOrFail(db);
+  ASSERT_TRUE(workerDb);
+  MeasurementQueue queue(*workerDb);
+  ASSERT_FALSE(bool(queue.registerWorker(
+      {"gpu0", "cuda:h100-sxm", "cuda:NVIDIA H100 80GB HBM3", "{}"})));
+  std::atomic<bool> stopped = false;
+  QueueMeasurerOptions options;
+  options.database = db;
+  options.target = "cuda:h100-sxm";
+  options.pollSeconds = 0.01;
+  options.shouldGiveUp = [&] { return stopped.load(); };
+  std::vector<std::string> notes;
+  options.onNote = [&](llvm::StringRef text) { notes.push_back(text.str()); };
+  CreatedMeasurer tuner = get(createQueueMeasurer(options));
+
+  std::shared_ptr<const ReferenceData> data = inputOf(64, 1);
+  std::vector<MeasureCandidate> batch = {sumCandidate("sum0", data),
+                                         sumCandidate("sum1", data)};
+  std::future<std::vector<MeasureResult>> measured = std::async(
+      std::launch::async, [&] { return tuner.measurer->measure(batch); });
+  for (int i = 0; i < 500 && queryRawInt(db, "SELECT count(*) FROM "
+                                             "queue_items") < 2;
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+
+  // A worker measures the first item; nobody takes the second.
+  llvm::Expected<std::optional<ClaimedItem>> claimed =
+      queue.claim("gpu0", "cuda:h100-sxm", 60, 3, "{}");
+  ASSERT_TRUE(bool(claimed)) << llvm::toString(claimed.takeError());
+  ASSERT_TRUE(claimed->has_value());
+  EXPECT_EQ((*claimed)->position, 0);
+  MeasureResult done;
+  done.key = "sum0";
+  done.device = "cuda:NVIDIA H100 80GB HBM3";
+  done.timing.medianUs = 7;
+  done.timing.repeats = 1;
+  llvm::Expected<bool> finished =
+      queue.finish(**claimed, "gpu0", encodeResult(done));
+  ASSERT_TRUE(bool(finished) && *finished);
+  stopped = true;
+
+  ASSERT_EQ(measured.wait_for(std::chrono::seconds(30)),
+            std::future_status::ready);
+  std::vector<MeasureResult> results = measured.get();
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0].status, MeasureStatus::Ok) << results[0].message;
+  EXPECT_FALSE(results[0].withdrawn);
+  EXPECT_EQ(results[0].timing.medianUs, 7);
+  EXPECT_TRUE(results[1].withdrawn);
+  EXPECT_EQ(results[1].key, "sum1");
+  EXPECT_EQ(results[1].message, "not measured: the run stopped while it "
+                                "waited for workers of cuda:h100-sxm");
+  EXPECT_EQ(queryRawInt(db, "SELECT count(*) FROM queue_items"), 0);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0], "the run stopped while 1 of 2 measurements waited for "
+                      "workers of cuda:h100-sxm: they are withdrawn");
 }
 
 } // namespace

@@ -102,6 +102,8 @@ private:
   std::string batchPrefix;
   uint64_t batches = 0;
   uint64_t enqueued = 0;
+  /// Whether the user was told that a wait was given up (told once).
+  bool notedGivingUp = false;
 };
 } // namespace
 
@@ -137,6 +139,7 @@ QueueMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
   Clock::time_point start = Clock::now(), lastNote = start, lastTouch = start;
   double wait = std::min(options.pollSeconds, 0.01);
   std::string problem;
+  bool gaveUp = false;
   while (true) {
     Expected<int64_t> unfinished = queue.countUnfinished(batch);
     if (!unfinished) {
@@ -145,6 +148,15 @@ QueueMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
     }
     if (*unfinished == 0)
       break;
+    if (options.shouldGiveUp && options.shouldGiveUp()) {
+      gaveUp = true;
+      if (!notedGivingUp)
+        note(llvm::formatv("the run stopped while {0} of {1} measurements "
+                           "waited for workers of {2}: they are withdrawn",
+                           *unfinished, candidates.size(), target));
+      notedGivingUp = true;
+      break;
+    }
     // Workers remove the batches of tuners that stopped touching them.
     if (Clock::now() - lastTouch >
         std::chrono::duration<double>(MeasurementQueue::kTouchSeconds)) {
@@ -201,11 +213,21 @@ QueueMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
   if (llvm::Error err = queue.removeBatch(batch))
     note("cannot remove batch " + batch + ": " +
          llvm::toString(std::move(err)));
-  for (auto [candidate, result] : llvm::zip(candidates, byPosition))
-    results.push_back(result ? std::move(*result)
-                             : failure(candidate, problem.empty()
-                                                      ? "no result in the queue"
-                                                      : problem));
+  for (auto [candidate, result] : llvm::zip(candidates, byPosition)) {
+    if (result) {
+      results.push_back(std::move(*result));
+    } else if (gaveUp) {
+      MeasureResult withdrawn = failure(
+          candidate, "not measured: the run stopped while it waited for "
+                     "workers of " +
+                         target);
+      withdrawn.withdrawn = true;
+      results.push_back(std::move(withdrawn));
+    } else {
+      results.push_back(failure(
+          candidate, problem.empty() ? "no result in the queue" : problem));
+    }
+  }
   return results;
 }
 
@@ -244,6 +266,12 @@ mlir::tessel::createQueueMeasurer(const QueueMeasurerOptions &options) {
         measurerName = workers->front().measurer;
         break;
       }
+      if (options.shouldGiveUp && options.shouldGiveUp())
+        return llvm::createStringError(llvm::formatv(
+            "no worker of {0} registered in the queue {1} before the run "
+            "stopped (its time limit or a stop request) after {2:F0} s",
+            *target, options.database,
+            std::chrono::duration<double>(Clock::now() - start).count()));
       if (Clock::now() - lastNote > std::chrono::seconds(30)) {
         lastNote = Clock::now();
         if (options.onNote)

@@ -203,8 +203,9 @@ Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
       return finished.takeError();
     if (!*finished) {
       ++summary.lost;
-      log(llvm::formatv("queue item {0}: its lease ran out and it went to "
-                        "another worker; this result is dropped",
+      log(llvm::formatv("queue item {0}: it went to another worker (its "
+                        "lease ran out) or its tuner withdrew it (the run "
+                        "stopped); this result is dropped",
                         item.id));
     } else if (candidate) {
       ++summary.measured;

@@ -111,6 +111,11 @@ struct MeasureResult {
   std::string device;
   /// Why the status is not Ok, or notes about the measurement.
   std::string message;
+  /// True when the candidate was never measured: the run stopped (its time
+  /// limit, a stop request) while the candidate waited for a queue's
+  /// workers. The tuner neither records nor counts such a result, so a
+  /// resumed run may propose the candidate again.
+  bool withdrawn = false;
 
   bool isOk() const { return status == MeasureStatus::Ok; }
   /// The result as a JSON object (status as a string, timings in "*_us").

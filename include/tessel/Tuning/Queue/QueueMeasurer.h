@@ -43,6 +43,12 @@ struct QueueMeasurerOptions {
   double workerPollSeconds = 0.5;
   /// Notes while waiting for workers (one every 30 s of waiting).
   std::function<void(llvm::StringRef)> onNote;
+  /// Asked while waiting (for the first worker of a cuda: target, for a
+  /// batch's results): true ends the wait. The tuner answers with its
+  /// --time-limit and its stop request. Creation then fails; a batch keeps
+  /// the results its workers finished, leaves the queue, and its other
+  /// candidates come back withdrawn (MeasureResult::withdrawn).
+  std::function<bool()> shouldGiveUp;
 };
 
 /// A queue measurer; its device is the target's description. Under a cuda:

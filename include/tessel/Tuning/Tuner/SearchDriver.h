@@ -47,7 +47,9 @@ public:
 
   /// Builds, measures, records (state and database) and counts
   /// `candidates` of `task`; reports progress. Returns the trials, in the
-  /// order of `candidates`. Does not call any strategy's observe().
+  /// order of `candidates`, less those the measurer withdrew unmeasured
+  /// (the run stopped while they waited in a queue). Does not call any
+  /// strategy's observe().
   virtual std::vector<Trial> measure(size_t task,
                                      llvm::ArrayRef<Candidate> candidates) = 0;
   /// Measurements the run may still make: the trial budget left, 0 once

@@ -68,7 +68,7 @@ public:
   int64_t getRemainingTrials() const override {
     if (stopRequested)
       return 0;
-    if (options.timeLimit > 0 && elapsed() >= options.timeLimit)
+    if (outOfTime())
       return 0;
     return std::max<int64_t>(0, options.trials - result.trials);
   }
@@ -89,6 +89,9 @@ public:
   }
 
 private:
+  bool outOfTime() const {
+    return options.timeLimit > 0 && elapsed() >= options.timeLimit;
+  }
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          started)
@@ -158,6 +161,9 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
       queueOptions.target = options.queueTarget;
       queueOptions.seed = options.seed;
       queueOptions.onNote = [this](llvm::StringRef text) { note(text); };
+      queueOptions.shouldGiveUp = [this] {
+        return outOfTime() || (callbacks.shouldStop && callbacks.shouldStop());
+      };
       return createQueueMeasurer(queueOptions);
     }();
     if (!created)
@@ -308,6 +314,9 @@ std::vector<Trial> Tuner::measureBatch(size_t index,
   std::vector<MeasureResult> measured = measurer->measure(toMeasure);
   for (auto [i, r] : llvm::enumerate(measured))
     out[measuredIndex[i]].result = std::move(r);
+  // Withdrawn candidates were never measured: not recorded, not counted.
+  llvm::erase_if(out,
+                 [](const Trial &trial) { return trial.result.withdrawn; });
   for (Trial &trial : out) {
     trial.result.device = result.target;
     chargedSeconds += options.simTrialSeconds;
@@ -496,13 +505,21 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
                       "weight", "latency us", "GFLOP/s", "trials", "speedup",
                       "kernel");
   for (auto [index, task, r] : llvm::enumerate(tasks, results)) {
-    double latency = r.best ? r.best->result.timing.medianUs : 0;
-    os << llvm::formatv(
-        "{0,4} {1,6} {2,12:F2} {3,10:F1} {4,7} {5,8:F2}  {6}\n", index,
-        task.weight, latency, r.best ? r.best->gflops : 0.0, r.trials,
-        r.best && r.defaultLatencyUs > 0 ? r.defaultLatencyUs / latency : 0.0,
-        (index < modelTaskCount ? "" : "(not in the model) ") +
-            task.describe());
+    // A task without a working schedule has no latency: "-", not 0.
+    std::string latency = "-", gflops = "-", speedup = "-";
+    if (r.best) {
+      double us = r.best->result.timing.medianUs;
+      latency = llvm::formatv("{0:F2}", us).str();
+      gflops = llvm::formatv("{0:F1}", r.best->gflops).str();
+      speedup =
+          llvm::formatv("{0:F2}",
+                        r.defaultLatencyUs > 0 ? r.defaultLatencyUs / us : 0.0)
+              .str();
+    }
+    os << llvm::formatv("{0,4} {1,6} {2,12} {3,10} {4,7} {5,8}  {6}\n", index,
+                        task.weight, latency, gflops, r.trials, speedup,
+                        (index < modelTaskCount ? "" : "(not in the model) ") +
+                            task.describe());
   }
   std::string built =
       compiled
