@@ -8,17 +8,28 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <libpq-fe.h>
 #include <optional>
+#include <thread>
 #include <vector>
 
 using namespace mlir::tessel::sql;
 using llvm::Error;
 using llvm::Expected;
 using llvm::StringRef;
+
+/// Run on every new connection: every float8 printed exactly (the default
+/// since PostgreSQL 12).
+static const char *const kSessionSettings = "SET extra_float_digits = 3";
+
+static const char *const kLostInTransaction =
+    "the server closed the connection inside a transaction; its work is lost";
 
 /// libpq's message on one line: "ERROR:  " dropped, lines joined.
 static std::string oneLine(StringRef message) {
@@ -43,8 +54,9 @@ class PostgresConnection;
 class PostgresStatement : public PreparedStatement {
 public:
   PostgresStatement(PostgresConnection &conn, std::string name, const char *sql,
-                    int parameters)
-      : conn(conn), name(std::move(name)), sql(sql), params(parameters) {}
+                    std::string text, int parameters, int generation)
+      : conn(conn), name(std::move(name)), sql(sql), text(std::move(text)),
+        params(parameters), preparedIn(generation) {}
   ~PostgresStatement() override { PQclear(result); }
 
   void bind(int index, int64_t value) override {
@@ -93,10 +105,18 @@ private:
     return params[index - 1];
   }
 
+  /// Prepares the statement again on a connection opened after it was
+  /// prepared (the server forgot it).
+  llvm::Error prepareAgain();
+
   PostgresConnection &conn;
   std::string name;
   const char *sql;
+  /// `sql` with PostgreSQL's parameters ($1).
+  std::string text;
   std::vector<std::optional<std::string>> params;
+  /// The connection's generation when the server last prepared it.
+  int preparedIn;
   PGresult *result = nullptr;
   int row = -1;
 };
@@ -112,22 +132,55 @@ public:
 
   PGconn *get() const { return pg; }
   void setMessage(StringRef text) { message = oneLine(text); }
+  /// Counts the connections opened again (reconnect()): statements
+  /// prepared in an earlier one prepare again.
+  int getGeneration() const { return generation; }
+
+  /// Reopens the connection if the server dropped it (a restart, an
+  /// administrator, a network cut) and no transaction of ours was open:
+  /// a lost transaction's work is gone, so its statements fail until the
+  /// caller ends it.
+  Error ensureConnected();
+  /// Whether a statement that failed was lost with the connection outside
+  /// a transaction (`wasIdle`: the connection's state before it was sent),
+  /// so that it may run once more on a reopened connection.
+  bool mayRetry(bool wasIdle) {
+    if (PQstatus(pg) != CONNECTION_BAD)
+      return false;
+    if (!wasIdle)
+      message = kLostInTransaction + (": " + message);
+    return wasIdle;
+  }
+  bool isIdle() const { return PQtransactionStatus(pg) == PQTRANS_IDLE; }
 
   Error exec(const char *sql) override {
-    PGresult *result = PQexec(pg, sql);
-    ExecStatusType status = PQresultStatus(result);
-    bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
-    if (!ok)
-      setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
-    PQclear(result);
-    if (!ok)
-      return error(StringRef(sql).split('\n').first.trim());
-    return Error::success();
+    bool ends = StringRef(sql) == "COMMIT" || StringRef(sql) == "ROLLBACK";
+    Error ready = ensureConnected();
+    if (ends)
+      writing = false;
+    if (ready)
+      return ready;
+    for (int attempt = 0;; ++attempt) {
+      bool wasIdle = isIdle();
+      PGresult *result = PQexec(pg, sql);
+      ExecStatusType status = PQresultStatus(result);
+      bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+      if (!ok)
+        setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
+      PQclear(result);
+      if (ok)
+        return Error::success();
+      if (attempt > 0 || !mayRetry(wasIdle))
+        return error(StringRef(sql).split('\n').first.trim());
+      if (Error err = ensureConnected())
+        return err;
+    }
   }
 
   Error beginWriting() override {
     if (Error err = exec("BEGIN"))
       return err;
+    writing = true;
     // One lock for every writer of the database ("TSLR").
     return exec("SELECT pg_advisory_xact_lock(1414745170)");
   }
@@ -142,16 +195,27 @@ protected:
     int parameters = 0;
     std::string text = toPostgresParameters(sql, parameters);
     std::string statementName = "tessel" + std::to_string(++prepared);
-    PGresult *result =
-        PQprepare(pg, statementName.c_str(), text.c_str(), 0, nullptr);
-    ok = PQresultStatus(result) == PGRES_COMMAND_OK;
-    if (!ok)
-      setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
-    PQclear(result);
-    if (!ok)
-      return nullptr;
-    return std::make_unique<PostgresStatement>(*this, statementName, sql,
-                                               parameters);
+    for (int attempt = 0;; ++attempt) {
+      if (Error err = ensureConnected()) {
+        // Its message is lastMessage(), which the caller reports.
+        llvm::consumeError(std::move(err));
+        ok = false;
+        return nullptr;
+      }
+      bool wasIdle = isIdle();
+      PGresult *result =
+          PQprepare(pg, statementName.c_str(), text.c_str(), 0, nullptr);
+      ok = PQresultStatus(result) == PGRES_COMMAND_OK;
+      if (!ok)
+        setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
+      PQclear(result);
+      if (ok)
+        break;
+      if (attempt > 0 || !mayRetry(wasIdle))
+        return nullptr;
+    }
+    return std::make_unique<PostgresStatement>(
+        *this, statementName, sql, std::move(text), parameters, generation);
   }
 
   std::string lastMessage() const override { return message; }
@@ -160,23 +224,92 @@ private:
   PGconn *pg;
   std::string message;
   int prepared = 0;
+  int generation = 0;
+  /// Between beginWriting() and the COMMIT or ROLLBACK that ends it.
+  bool writing = false;
 };
 } // namespace
+
+/// How long a dropped connection is tried again before statements fail
+/// (a server restart takes seconds).
+static constexpr double kReconnectSeconds = 60;
+
+Error PostgresConnection::ensureConnected() {
+  if (PQstatus(pg) != CONNECTION_BAD)
+    return Error::success();
+  if (writing) {
+    message = kLostInTransaction;
+    return error("connection lost");
+  }
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(kReconnectSeconds));
+  double wait = 0.1;
+  while (true) {
+    PQreset(pg);
+    if (PQstatus(pg) == CONNECTION_OK)
+      break;
+    if (Clock::now() >= deadline) {
+      setMessage(llvm::formatv("the server closed the connection and it "
+                               "could not be opened again in {0} s: {1}",
+                               kReconnectSeconds, oneLine(PQerrorMessage(pg)))
+                     .str());
+      return error("connection lost");
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(wait));
+    wait = std::min(wait * 2, 5.0);
+  }
+  ++generation;
+  PGresult *result = PQexec(pg, kSessionSettings);
+  bool ok = PQresultStatus(result) == PGRES_COMMAND_OK;
+  if (!ok)
+    setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
+  PQclear(result);
+  return ok ? Error::success() : error("reconnecting");
+}
+
+Error PostgresStatement::prepareAgain() {
+  PGresult *prepared =
+      PQprepare(conn.get(), name.c_str(), text.c_str(), 0, nullptr);
+  bool ok = PQresultStatus(prepared) == PGRES_COMMAND_OK;
+  if (!ok)
+    conn.setMessage(prepared ? PQresultErrorMessage(prepared)
+                             : PQerrorMessage(conn.get()));
+  PQclear(prepared);
+  if (!ok)
+    return conn.error(StringRef(sql).split('\n').first.trim());
+  preparedIn = conn.getGeneration();
+  return Error::success();
+}
 
 Expected<bool> PostgresStatement::step() {
   if (!result) {
     std::vector<const char *> values;
     for (const std::optional<std::string> &value : params)
       values.push_back(value ? value->c_str() : nullptr);
-    result = PQexecPrepared(conn.get(), name.c_str(), values.size(),
-                            values.data(), nullptr, nullptr, 0);
-    ExecStatusType status = PQresultStatus(result);
-    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    // A statement lost with the connection outside a transaction runs once
+    // more on the reopened connection. (If the server ran it and the
+    // connection dropped before the reply, it runs twice: the narrow window
+    // docs/RecordsDatabase.md names.)
+    for (int attempt = 0;; ++attempt) {
+      if (Error err = conn.ensureConnected())
+        return std::move(err);
+      if (preparedIn != conn.getGeneration())
+        if (Error err = prepareAgain())
+          return std::move(err);
+      bool wasIdle = conn.isIdle();
+      result = PQexecPrepared(conn.get(), name.c_str(), values.size(),
+                              values.data(), nullptr, nullptr, 0);
+      ExecStatusType status = PQresultStatus(result);
+      if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+        break;
       conn.setMessage(result ? PQresultErrorMessage(result)
                              : PQerrorMessage(conn.get()));
       PQclear(result);
       result = nullptr;
-      return conn.error(StringRef(sql).split('\n').first.trim());
+      if (attempt > 0 || !conn.mayRetry(wasIdle))
+        return conn.error(StringRef(sql).split('\n').first.trim());
     }
   }
   return ++row < PQntuples(result);
@@ -205,8 +338,7 @@ mlir::tessel::sql::connectPostgres(StringRef url) {
   }
   PQsetNoticeProcessor(pg, ignoreNotice, nullptr);
   auto conn = std::make_unique<PostgresConnection>(pg, name);
-  // Every float8 printed exactly (the default since PostgreSQL 12).
-  if (Error err = conn->exec("SET extra_float_digits = 3"))
+  if (Error err = conn->exec(kSessionSettings))
     return std::move(err);
   return std::unique_ptr<Connection>(std::move(conn));
 }
