@@ -150,11 +150,6 @@ QueueMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
       break;
     if (options.shouldGiveUp && options.shouldGiveUp()) {
       gaveUp = true;
-      if (!notedGivingUp)
-        note(llvm::formatv("the run stopped while {0} of {1} measurements "
-                           "waited for workers of {2}: they are withdrawn",
-                           *unfinished, candidates.size(), target));
-      notedGivingUp = true;
       break;
     }
     // Workers remove the batches of tuners that stopped touching them.
@@ -213,6 +208,14 @@ QueueMeasurer::measure(llvm::ArrayRef<MeasureCandidate> candidates) {
   if (llvm::Error err = queue.removeBatch(batch))
     note("cannot remove batch " + batch + ": " +
          llvm::toString(std::move(err)));
+  // What workers finished after the decision to give up is kept too.
+  int64_t withdrawn = gaveUp ? llvm::count(byPosition, std::nullopt) : 0;
+  if (withdrawn > 0 && !notedGivingUp) {
+    notedGivingUp = true;
+    note(llvm::formatv("the run stopped while {0} of {1} measurements "
+                       "waited for workers of {2}: they are withdrawn",
+                       withdrawn, candidates.size(), target));
+  }
   for (auto [candidate, result] : llvm::zip(candidates, byPosition)) {
     if (result) {
       results.push_back(std::move(*result));
