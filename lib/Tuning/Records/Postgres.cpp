@@ -6,6 +6,7 @@
 
 #include "Postgres.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -106,8 +107,8 @@ private:
   }
 
   /// Prepares the statement again on a connection opened after it was
-  /// prepared (the server forgot it).
-  llvm::Error prepareAgain();
+  /// prepared (the server forgot it); false with the message set.
+  bool prepareAgain();
 
   PostgresConnection &conn;
   std::string name;
@@ -136,45 +137,27 @@ public:
   /// prepared in an earlier one prepare again.
   int getGeneration() const { return generation; }
 
-  /// Reopens the connection if the server dropped it (a restart, an
-  /// administrator, a network cut) and no transaction of ours was open:
-  /// a lost transaction's work is gone, so its statements fail until the
-  /// caller ends it.
-  Error ensureConnected();
-  /// Whether a statement that failed was lost with the connection outside
-  /// a transaction (`wasIdle`: the connection's state before it was sent),
-  /// so that it may run once more on a reopened connection.
-  bool mayRetry(bool wasIdle) {
-    if (PQstatus(pg) != CONNECTION_BAD)
-      return false;
-    if (!wasIdle)
-      message = kLostInTransaction + (": " + message);
-    return wasIdle;
-  }
-  bool isIdle() const { return PQtransactionStatus(pg) == PQTRANS_IDLE; }
+  /// Sends one statement through `sendOnce` (PQexec, PQprepare,
+  /// PQexecPrepared) and returns its result, or nullptr with the message
+  /// set. A dropped connection is reopened first (not inside a transaction
+  /// of ours: its work is gone, so its statements fail until the caller ends
+  /// it); a statement lost with the connection outside a transaction is sent
+  /// once more on the reopened one. (If the server ran it and the connection
+  /// dropped before the reply, it runs twice: the narrow window
+  /// docs/RecordsDatabase.md names.) `beforeSend`, if given, runs before
+  /// each send (statements prepare again on a reopened connection).
+  PGresult *send(llvm::function_ref<PGresult *()> sendOnce,
+                 llvm::function_ref<bool()> beforeSend = nullptr);
 
   Error exec(const char *sql) override {
-    bool ends = StringRef(sql) == "COMMIT" || StringRef(sql) == "ROLLBACK";
-    Error ready = ensureConnected();
-    if (ends)
+    PGresult *result = send([&] { return PQexec(pg, sql); });
+    // A COMMIT or ROLLBACK ends our transaction whether or not it arrived.
+    if (StringRef(sql) == "COMMIT" || StringRef(sql) == "ROLLBACK")
       writing = false;
-    if (ready)
-      return ready;
-    for (int attempt = 0;; ++attempt) {
-      bool wasIdle = isIdle();
-      PGresult *result = PQexec(pg, sql);
-      ExecStatusType status = PQresultStatus(result);
-      bool ok = status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
-      if (!ok)
-        setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
-      PQclear(result);
-      if (ok)
-        return Error::success();
-      if (attempt > 0 || !mayRetry(wasIdle))
-        return error(StringRef(sql).split('\n').first.trim());
-      if (Error err = ensureConnected())
-        return err;
-    }
+    if (!result)
+      return error(StringRef(sql).split('\n').first.trim());
+    PQclear(result);
+    return Error::success();
   }
 
   Error beginWriting() override {
@@ -195,25 +178,13 @@ protected:
     int parameters = 0;
     std::string text = toPostgresParameters(sql, parameters);
     std::string statementName = "tessel" + std::to_string(++prepared);
-    for (int attempt = 0;; ++attempt) {
-      if (Error err = ensureConnected()) {
-        // Its message is lastMessage(), which the caller reports.
-        llvm::consumeError(std::move(err));
-        ok = false;
-        return nullptr;
-      }
-      bool wasIdle = isIdle();
-      PGresult *result =
-          PQprepare(pg, statementName.c_str(), text.c_str(), 0, nullptr);
-      ok = PQresultStatus(result) == PGRES_COMMAND_OK;
-      if (!ok)
-        setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
-      PQclear(result);
-      if (ok)
-        break;
-      if (attempt > 0 || !mayRetry(wasIdle))
-        return nullptr;
-    }
+    PGresult *result = send([&] {
+      return PQprepare(pg, statementName.c_str(), text.c_str(), 0, nullptr);
+    });
+    ok = result != nullptr;
+    if (!ok)
+      return nullptr;
+    PQclear(result);
     return std::make_unique<PostgresStatement>(
         *this, statementName, sql, std::move(text), parameters, generation);
   }
@@ -227,6 +198,14 @@ private:
   int generation = 0;
   /// Between beginWriting() and the COMMIT or ROLLBACK that ends it.
   bool writing = false;
+
+  /// Opens a dropped connection again (see send()); false, with the
+  /// message set, when it cannot.
+  bool reopenIfDropped();
+  bool lostInTransaction() {
+    message = kLostInTransaction;
+    return false;
+  }
 };
 } // namespace
 
@@ -234,13 +213,11 @@ private:
 /// (a server restart takes seconds).
 static constexpr double kReconnectSeconds = 60;
 
-Error PostgresConnection::ensureConnected() {
+bool PostgresConnection::reopenIfDropped() {
   if (PQstatus(pg) != CONNECTION_BAD)
-    return Error::success();
-  if (writing) {
-    message = kLostInTransaction;
-    return error("connection lost");
-  }
+    return true;
+  if (writing)
+    return lostInTransaction();
   using Clock = std::chrono::steady_clock;
   Clock::time_point deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(
@@ -255,7 +232,7 @@ Error PostgresConnection::ensureConnected() {
                                "could not be opened again in {0} s: {1}",
                                kReconnectSeconds, oneLine(PQerrorMessage(pg)))
                      .str());
-      return error("connection lost");
+      return false;
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(wait));
     wait = std::min(wait * 2, 5.0);
@@ -266,10 +243,33 @@ Error PostgresConnection::ensureConnected() {
   if (!ok)
     setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
   PQclear(result);
-  return ok ? Error::success() : error("reconnecting");
+  return ok;
 }
 
-Error PostgresStatement::prepareAgain() {
+PGresult *PostgresConnection::send(llvm::function_ref<PGresult *()> sendOnce,
+                                   llvm::function_ref<bool()> beforeSend) {
+  for (int attempt = 0;; ++attempt) {
+    if (!reopenIfDropped() || (beforeSend && !beforeSend()))
+      return nullptr;
+    bool wasIdle = PQtransactionStatus(pg) == PQTRANS_IDLE;
+    PGresult *result = sendOnce();
+    ExecStatusType status = PQresultStatus(result);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+      return result;
+    setMessage(result ? PQresultErrorMessage(result) : PQerrorMessage(pg));
+    PQclear(result);
+    if (PQstatus(pg) != CONNECTION_BAD)
+      return nullptr;
+    if (!wasIdle) {
+      message = kLostInTransaction + (": " + message);
+      return nullptr;
+    }
+    if (attempt > 0)
+      return nullptr;
+  }
+}
+
+bool PostgresStatement::prepareAgain() {
   PGresult *prepared =
       PQprepare(conn.get(), name.c_str(), text.c_str(), 0, nullptr);
   bool ok = PQresultStatus(prepared) == PGRES_COMMAND_OK;
@@ -277,10 +277,9 @@ Error PostgresStatement::prepareAgain() {
     conn.setMessage(prepared ? PQresultErrorMessage(prepared)
                              : PQerrorMessage(conn.get()));
   PQclear(prepared);
-  if (!ok)
-    return conn.error(StringRef(sql).split('\n').first.trim());
-  preparedIn = conn.getGeneration();
-  return Error::success();
+  if (ok)
+    preparedIn = conn.getGeneration();
+  return ok;
 }
 
 Expected<bool> PostgresStatement::step() {
@@ -288,29 +287,14 @@ Expected<bool> PostgresStatement::step() {
     std::vector<const char *> values;
     for (const std::optional<std::string> &value : params)
       values.push_back(value ? value->c_str() : nullptr);
-    // A statement lost with the connection outside a transaction runs once
-    // more on the reopened connection. (If the server ran it and the
-    // connection dropped before the reply, it runs twice: the narrow window
-    // docs/RecordsDatabase.md names.)
-    for (int attempt = 0;; ++attempt) {
-      if (Error err = conn.ensureConnected())
-        return std::move(err);
-      if (preparedIn != conn.getGeneration())
-        if (Error err = prepareAgain())
-          return std::move(err);
-      bool wasIdle = conn.isIdle();
-      result = PQexecPrepared(conn.get(), name.c_str(), values.size(),
-                              values.data(), nullptr, nullptr, 0);
-      ExecStatusType status = PQresultStatus(result);
-      if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
-        break;
-      conn.setMessage(result ? PQresultErrorMessage(result)
-                             : PQerrorMessage(conn.get()));
-      PQclear(result);
-      result = nullptr;
-      if (attempt > 0 || !conn.mayRetry(wasIdle))
-        return conn.error(StringRef(sql).split('\n').first.trim());
-    }
+    result = conn.send(
+        [&] {
+          return PQexecPrepared(conn.get(), name.c_str(), values.size(),
+                                values.data(), nullptr, nullptr, 0);
+        },
+        [&] { return preparedIn == conn.getGeneration() || prepareAgain(); });
+    if (!result)
+      return conn.error(StringRef(sql).split('\n').first.trim());
   }
   return ++row < PQntuples(result);
 }
