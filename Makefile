@@ -11,7 +11,8 @@ PACKAGES := llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
             libxgboost-dev libsqlite3-dev googletest libgtest-dev cmake ninja-build \
             ccache g++ python3 python3-matplotlib liblemon-dev \
             python3-dev pybind11-dev python3-pytest libtorch-dev \
-            libopenblas0-pthread libpq-dev postgresql slurm-wlm munge
+            libopenblas0-pthread libpq-dev postgresql slurm-wlm munge \
+            python3-psutil
 
 .PHONY: all deps configure build test tune check-lit clean
 
@@ -28,8 +29,12 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	ninja -C $(BUILD_DIR) -j $(JOBS)
 
+# A test that hangs fails after TEST_TIMEOUT seconds (lit needs psutil to
+# kill it) instead of holding the whole run past CI's limit.
+TEST_TIMEOUT ?= 1200
+
 test: build
-	$(LIT) -sv --no-gtest-sharding $(BUILD_DIR)/test $(BUILD_DIR)/test/Unit
+	$(LIT) -sv --no-gtest-sharding --timeout=$(TEST_TIMEOUT) $(BUILD_DIR)/test $(BUILD_DIR)/test/Unit
 
 tune: build
 	@bash scripts/tune-examples.sh $(BUILD_DIR)

@@ -6,9 +6,11 @@
 //
 // Measures the items that tuners enqueue (tessel-tune --measure=queue:<db>)
 // on this worker's GPU or simulator and writes the results back
-// (docs/Queue.md). Exit status: 0 when it stopped as asked (--max-items,
-// --max-idle), 1 on a database or measurer error, on malformed items, or
-// when it stopped idle while the queue held work for other devices only.
+// (docs/Queue.md). SIGTERM or SIGINT stops it once the item it holds is
+// measured and written (a second one kills it). Exit status: 0 when it
+// stopped as asked (--max-items, --max-idle, a signal), 1 on a database or
+// measurer error, on malformed items, or when it stopped idle while the
+// queue held work for other devices only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +21,9 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <cstdio>
+#include <signal.h>
 
 using namespace mlir::tessel;
 namespace cl = llvm::cl;
@@ -62,6 +66,21 @@ static cl::opt<uint64_t> seed("seed",
 static cl::opt<bool> quiet("quiet", cl::desc("Print only the summary"),
                            cl::cat(category));
 
+/// Set by the first SIGTERM or SIGINT; the handler is then reset, so a
+/// second signal kills the worker at once.
+static volatile std::sig_atomic_t stopSignal = 0;
+
+static void requestStop(int signal) { stopSignal = signal; }
+
+static void installStopHandlers() {
+  struct sigaction action = {};
+  action.sa_handler = requestStop;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGINT, &action, nullptr);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -76,6 +95,9 @@ int main(int argc, char **argv) {
   options.delaySeconds = delayMs / 1000;
   options.maxIdleSeconds = maxIdle;
   options.maxItems = maxItems;
+  // After InitLLVM, whose handlers for these signals would end the process.
+  installStopHandlers();
+  options.shouldStop = [] { return stopSignal != 0; };
   if (!quiet)
     options.log = [](llvm::StringRef line) {
       llvm::errs() << "tessel-worker: " << line << "\n";
@@ -91,6 +113,10 @@ int main(int argc, char **argv) {
                                 summary->measured, summary->malformed,
                                 summary->lost);
   llvm::outs().flush();
+  if (summary->stopRequested && !quiet)
+    llvm::errs() << "tessel-worker: stopped by "
+                 << (stopSignal == SIGINT ? "SIGINT" : "SIGTERM")
+                 << " after finishing its last item\n";
   if (!summary->otherTargets.empty()) {
     char seconds[32];
     std::snprintf(seconds, sizeof(seconds), "%g", maxIdle.getValue());

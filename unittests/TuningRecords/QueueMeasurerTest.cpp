@@ -251,4 +251,64 @@ TEST_P(QueueMeasurerTest, AStoppedRunKeepsFinishedResultsAndWithdrawsTheRest) {
                       "workers of cuda:h100-sxm: they are withdrawn");
 }
 
+/// A worker asked to stop (tessel-worker: SIGTERM) finishes and writes the
+/// item it holds, claims nothing more, and says why it stopped; the rest
+/// of the batch waits for another worker.
+TEST_P(QueueMeasurerTest, AWorkerAskedToStopFinishesTheItemItHolds) {
+  std::string db = location();
+  ASSERT_TRUE(openOrFail(db));
+  setenv("FAKE_RUNNER_NAME", "NVIDIA H100 80GB HBM3", 1);
+  {
+    std::unique_ptr<RecordsDatabase> conn = openOrFail(db);
+    ASSERT_TRUE(conn);
+    ASSERT_FALSE(bool(MeasurementQueue(*conn).registerWorker(
+        {"gpu0", "cuda:h100-sxm", "cuda:NVIDIA H100 80GB HBM3", "{}"})));
+  }
+  std::atomic<bool> runStopped = false;
+  QueueMeasurerOptions options;
+  options.database = db;
+  options.target = "cuda:h100-sxm";
+  options.pollSeconds = 0.01;
+  options.shouldGiveUp = [&] { return runStopped.load(); };
+  CreatedMeasurer tuner = get(createQueueMeasurer(options));
+  std::shared_ptr<const ReferenceData> data = inputOf(64, 1);
+  std::vector<MeasureCandidate> batch = {sumCandidate("sum0", data),
+                                         sumCandidate("sum1", data)};
+  std::future<std::vector<MeasureResult>> measured = std::async(
+      std::launch::async, [&] { return tuner.measurer->measure(batch); });
+  for (int i = 0; i < 500 && queryRawInt(db, "SELECT count(*) FROM "
+                                             "queue_items") < 2;
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+
+  WorkerOptions workerOptions;
+  workerOptions.database = db;
+  workerOptions.measure = "cuda";
+  workerOptions.name = "gpu0";
+  workerOptions.measurer.cuda.runnerPath = TESSEL_FAKE_RUNNER;
+  workerOptions.pollSeconds = 0.01;
+  // Asked before each claim: the stop comes while the first item is held.
+  int asked = 0;
+  workerOptions.shouldStop = [&] { return ++asked > 1; };
+  llvm::Expected<WorkerSummary> summary = runWorker(workerOptions);
+  unsetenv("FAKE_RUNNER_NAME");
+  ASSERT_TRUE(bool(summary)) << llvm::toString(summary.takeError());
+  EXPECT_TRUE(summary->stopRequested);
+  EXPECT_EQ(summary->measured, 1);
+  EXPECT_EQ(summary->lost, 0);
+  EXPECT_EQ(asked, 2);
+  EXPECT_EQ(queryRawInt(db, "SELECT count(*) FROM queue_items WHERE state = "
+                            "'claimed'"),
+            0);
+
+  runStopped = true;
+  ASSERT_EQ(measured.wait_for(std::chrono::seconds(30)),
+            std::future_status::ready);
+  std::vector<MeasureResult> results = measured.get();
+  ASSERT_EQ(results.size(), 2u);
+  ASSERT_EQ(results[0].status, MeasureStatus::Ok) << results[0].message;
+  EXPECT_EQ(results[0].timing.medianUs, 64);
+  EXPECT_TRUE(results[1].withdrawn);
+}
+
 } // namespace

@@ -128,6 +128,10 @@ Expected<WorkerSummary> mlir::tessel::runWorker(const WorkerOptions &options) {
   while (options.maxItems == 0 ||
          summary.measured + summary.malformed + summary.lost <
              options.maxItems) {
+    if (options.shouldStop && options.shouldStop()) {
+      summary.stopRequested = true;
+      break;
+    }
     Expected<std::optional<ClaimedItem>> claimed = queue.claim(
         name, target, options.leaseSeconds, options.maxAttempts, abandoned);
     if (!claimed)

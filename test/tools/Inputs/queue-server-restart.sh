@@ -41,7 +41,7 @@ echo "tuner exit $status"
 if kill -0 $worker 2> /dev/null; then
   echo "worker still serving"
 fi
-kill $worker
-wait $worker 2> /dev/null || true
+kill -TERM $worker
+wait $worker || echo "worker exit $?"
 cat "$out/tune.log" "$out/worker.log"
 tessel-tune --db="$url" --export="$out/restarted.jsonl"

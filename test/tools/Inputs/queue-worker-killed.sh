@@ -21,9 +21,12 @@ for _ in $(seq 600); do
 done
 kill -9 "$doomed"
 wait "$doomed" 2> /dev/null || echo "doomed worker killed holding $claimed item"
-tessel-worker --db="$url" --measure=sim:h100 --name=survivor --max-idle=3 \
+tessel-worker --db="$url" --measure=sim:h100 --name=survivor \
   --quiet > "$out/survivor.log" 2>&1 &
-wait $tune
-echo "tuner exit $?"
-wait
+survivor=$!
+status=0
+wait $tune || status=$?
+echo "tuner exit $status"
+kill -TERM $survivor
+wait $survivor
 cat "$out/survivor.log"

@@ -6,11 +6,13 @@ set -euo pipefail
 url=$1 model=$2 out=$3 src=$4
 job=$(TESSEL_MEASURE=sim:h100 TESSEL_WORKER=$(command -v tessel-worker) \
   sbatch --parsable --ntasks=2 --output="$out/job-%j.out" \
-  "$src/scripts/slurm/tessel-workers.sbatch" "$url" --max-idle=3 --quiet)
+  "$src/scripts/slurm/tessel-workers.sbatch" "$url" --quiet)
 echo "submitted job $job with 2 tasks"
 tessel-tune "$model" --measure=queue:"$url" --queue-target=sim:h100 \
   --sim-fidelity=analytic --trials=60 --seed=1 --db="$out/slurm.db" --quiet
 echo "tuner exit $?"
+# The workers finish what they hold and leave (docs/Slurm.md).
+scancel --signal=TERM "$job"
 for _ in $(seq 300); do
   squeue -h -j "$job" 2> /dev/null | grep -q . || break
   sleep 0.2

@@ -45,6 +45,10 @@ struct WorkerOptions {
   int64_t maxItems = 0;
   /// How often an idle worker looks for work, in seconds.
   double pollSeconds = 0.1;
+  /// Asked before each claim and while idle: true stops the worker after
+  /// the item it holds is finished and written (tessel-worker: SIGTERM,
+  /// SIGINT). Null: never.
+  std::function<bool()> shouldStop;
   /// One line per event worth a log line.
   std::function<void(llvm::StringRef)> log;
 };
@@ -62,10 +66,12 @@ struct WorkerSummary {
   /// Set when the worker stopped idle while the queue held work for other
   /// targets only: which ones.
   std::string otherTargets;
+  /// Set when the worker stopped because shouldStop asked it to.
+  bool stopRequested = false;
 };
 
-/// Runs the worker until maxItems or maxIdleSeconds; fails on a database or
-/// measurer error.
+/// Runs the worker until maxItems, maxIdleSeconds or shouldStop; fails on a
+/// database or measurer error.
 llvm::Expected<WorkerSummary> runWorker(const WorkerOptions &options);
 
 } // namespace tessel
