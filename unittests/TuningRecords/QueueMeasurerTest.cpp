@@ -116,6 +116,35 @@ std::shared_ptr<const ReferenceData> inputOf(size_t bytes, uint8_t value) {
   return reference;
 }
 
+/// Registers the worker "gpu0" of an H100 in db's queue, as tessel-worker
+/// --measure=cuda does on one, so that a cuda: tuner starts without waiting.
+void registerH100Worker(const std::string &db) {
+  std::unique_ptr<RecordsDatabase> conn = openOrFail(db);
+  ASSERT_TRUE(conn);
+  ASSERT_FALSE(bool(MeasurementQueue(*conn).registerWorker(
+      {"gpu0", "cuda:h100-sxm", "cuda:NVIDIA H100 80GB HBM3", "{}"})));
+}
+
+/// Waits up to 5 s until db's queue holds `count` items.
+void waitForQueuedItems(const std::string &db, int64_t count) {
+  for (int i = 0;
+       i < 500 && queryRawInt(db, "SELECT count(*) FROM queue_items") < count;
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
+/// The worker "gpu0" measuring with the fake CUDA runner (named like an
+/// H100 through FAKE_RUNNER_NAME, which the caller sets).
+WorkerOptions fakeH100WorkerOptions(const std::string &db) {
+  WorkerOptions options;
+  options.database = db;
+  options.measure = "cuda";
+  options.name = "gpu0";
+  options.measurer.cuda.runnerPath = TESSEL_FAKE_RUNNER;
+  options.pollSeconds = 0.01;
+  return options;
+}
+
 /// A batch's candidates that share a reference carry it once: the first of
 /// them has it, the others name its position; a CUDA worker (the fake
 /// runner, named like an H100) reads it from there and measures each
@@ -124,13 +153,7 @@ TEST_P(QueueMeasurerTest, SharedReferencesTravelOncePerBatch) {
   std::string db = location();
   ASSERT_TRUE(openOrFail(db));
   setenv("FAKE_RUNNER_NAME", "NVIDIA H100 80GB HBM3", 1);
-  // Registered first, so that the tuner starts without waiting.
-  {
-    std::unique_ptr<RecordsDatabase> conn = openOrFail(db);
-    ASSERT_TRUE(conn);
-    ASSERT_FALSE(bool(MeasurementQueue(*conn).registerWorker(
-        {"gpu0", "cuda:h100-sxm", "cuda:NVIDIA H100 80GB HBM3", "{}"})));
-  }
+  registerH100Worker(db);
   QueueMeasurerOptions options;
   options.database = db;
   options.target = "cuda:h100-sxm";
@@ -144,10 +167,7 @@ TEST_P(QueueMeasurerTest, SharedReferencesTravelOncePerBatch) {
   std::future<std::vector<MeasureResult>> measured = std::async(
       std::launch::async, [&] { return tuner.measurer->measure(batch); });
   // Before any worker runs: how the batch was written.
-  for (int i = 0; i < 500 && queryRawInt(db, "SELECT count(*) FROM "
-                                             "queue_items") < 4;
-       ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  waitForQueuedItems(db, 4);
   EXPECT_EQ(queryRawInt(db, "SELECT count(*) FROM queue_items WHERE "
                             "candidate LIKE '%\"reference\":{%'"),
             2);
@@ -162,13 +182,8 @@ TEST_P(QueueMeasurerTest, SharedReferencesTravelOncePerBatch) {
                             "DESC"),
             3);
 
-  WorkerOptions workerOptions;
-  workerOptions.database = db;
-  workerOptions.measure = "cuda";
-  workerOptions.name = "gpu0";
-  workerOptions.measurer.cuda.runnerPath = TESSEL_FAKE_RUNNER;
+  WorkerOptions workerOptions = fakeH100WorkerOptions(db);
   workerOptions.maxItems = 4;
-  workerOptions.pollSeconds = 0.02;
   llvm::Expected<WorkerSummary> summary = runWorker(workerOptions);
   unsetenv("FAKE_RUNNER_NAME");
   ASSERT_TRUE(bool(summary)) << llvm::toString(summary.takeError());
@@ -213,10 +228,7 @@ TEST_P(QueueMeasurerTest, AStoppedRunKeepsFinishedResultsAndWithdrawsTheRest) {
                                          sumCandidate("sum1", data)};
   std::future<std::vector<MeasureResult>> measured = std::async(
       std::launch::async, [&] { return tuner.measurer->measure(batch); });
-  for (int i = 0; i < 500 && queryRawInt(db, "SELECT count(*) FROM "
-                                             "queue_items") < 2;
-       ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  waitForQueuedItems(db, 2);
 
   // A worker measures the first item; nobody takes the second.
   llvm::Expected<std::optional<ClaimedItem>> claimed =
@@ -258,12 +270,7 @@ TEST_P(QueueMeasurerTest, AWorkerAskedToStopFinishesTheItemItHolds) {
   std::string db = location();
   ASSERT_TRUE(openOrFail(db));
   setenv("FAKE_RUNNER_NAME", "NVIDIA H100 80GB HBM3", 1);
-  {
-    std::unique_ptr<RecordsDatabase> conn = openOrFail(db);
-    ASSERT_TRUE(conn);
-    ASSERT_FALSE(bool(MeasurementQueue(*conn).registerWorker(
-        {"gpu0", "cuda:h100-sxm", "cuda:NVIDIA H100 80GB HBM3", "{}"})));
-  }
+  registerH100Worker(db);
   std::atomic<bool> runStopped = false;
   QueueMeasurerOptions options;
   options.database = db;
@@ -276,17 +283,9 @@ TEST_P(QueueMeasurerTest, AWorkerAskedToStopFinishesTheItemItHolds) {
                                          sumCandidate("sum1", data)};
   std::future<std::vector<MeasureResult>> measured = std::async(
       std::launch::async, [&] { return tuner.measurer->measure(batch); });
-  for (int i = 0; i < 500 && queryRawInt(db, "SELECT count(*) FROM "
-                                             "queue_items") < 2;
-       ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  waitForQueuedItems(db, 2);
 
-  WorkerOptions workerOptions;
-  workerOptions.database = db;
-  workerOptions.measure = "cuda";
-  workerOptions.name = "gpu0";
-  workerOptions.measurer.cuda.runnerPath = TESSEL_FAKE_RUNNER;
-  workerOptions.pollSeconds = 0.01;
+  WorkerOptions workerOptions = fakeH100WorkerOptions(db);
   // Asked before each claim: the stop comes while the first item is held.
   int asked = 0;
   workerOptions.shouldStop = [&] { return ++asked > 1; };
