@@ -16,7 +16,12 @@
 #include "gtest/gtest.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <fstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -179,4 +184,69 @@ TEST(CudaMeasurerTest, DataFilesFollowContentNotAddress) {
     ASSERT_EQ(result.status, MeasureStatus::Ok) << result.message;
     EXPECT_DOUBLE_EQ(result.timing.medianUs, step.sum);
   }
+}
+
+/// Stop requests are the tuner's or worker's: a runner that gets SIGTERM
+/// and SIGINT (Slurm signals every process of a job step) measures on.
+TEST(CudaMeasurerTest, StopSignalsAreLeftToTheMeasurer) {
+  auto measurer = CudaMeasurer::create(fakeOptions());
+  ASSERT_TRUE(static_cast<bool>(measurer))
+      << llvm::toString(measurer.takeError());
+  std::vector<MeasureCandidate> batch = {candidate("ok0"), candidate("stop1"),
+                                         candidate("ok2")};
+  std::vector<MeasureResult> results = (*measurer)->measure(batch);
+  ASSERT_EQ(results.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    ASSERT_EQ(results[i].status, MeasureStatus::Ok)
+        << batch[i].key << ": " << results[i].message;
+    EXPECT_DOUBLE_EQ(results[i].timing.medianUs, 10.0 + i);
+  }
+}
+
+/// Whether process `pid` is gone (or a zombie waiting for init to reap it).
+static bool isGone(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string pidField, name, state;
+  if (!(stat >> pidField >> name >> state))
+    return true;
+  return state == "Z" || state == "X";
+}
+
+/// A tuner or worker killed while its runner sits in a hung kernel takes
+/// the runner with it: nothing holds the GPU afterwards.
+TEST(CudaMeasurerTest, ARunnerDiesWithItsMeasurer) {
+  std::string pidFile =
+      ::testing::TempDir() + "runner-pid-" + std::to_string(getpid());
+  std::remove(pidFile.c_str());
+  setenv("FAKE_RUNNER_PID_FILE", pidFile.c_str(), 1);
+  pid_t tuner = fork();
+  ASSERT_GE(tuner, 0);
+  if (tuner == 0) {
+    CudaMeasurerOptions options = fakeOptions();
+    options.timeoutSeconds = 600;
+    auto measurer = CudaMeasurer::create(options);
+    if (measurer)
+      (*measurer)->measure(candidate("hang0"));
+    _exit(1);
+  }
+  unsetenv("FAKE_RUNNER_PID_FILE");
+  pid_t runner = 0;
+  for (int i = 0; i < 1000 && runner <= 0; ++i) {
+    std::ifstream(pidFile) >> runner;
+    if (runner <= 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(tuner, SIGKILL);
+  waitpid(tuner, nullptr, 0);
+  ASSERT_GT(runner, 0) << "the fake runner never wrote " << pidFile;
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    gone = isGone(runner);
+    if (!gone)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!gone)
+    kill(runner, SIGKILL);
+  EXPECT_TRUE(gone) << "the runner outlived its killed measurer";
+  std::remove(pidFile.c_str());
 }

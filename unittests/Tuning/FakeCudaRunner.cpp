@@ -9,6 +9,9 @@
 // anywhere. What happens to a candidate depends on its key:
 //   "fault..."  the process dies of SIGSEGV, as a faulting kernel can make it
 //   "hang..."   the process sleeps forever, as a hung kernel makes it
+//               (it writes its pid to $FAKE_RUNNER_PID_FILE when set)
+//   "stop..."   SIGTERM and SIGINT to itself (as Slurm's scancel or a
+//               Ctrl-C sends), then ok like any other
 //   "sticky..." a launch_error result, then exit 4 (context lost)
 //   "wrong..."  a wrong_result result
 //   "oor..."    an out_of_resources result
@@ -67,9 +70,19 @@ int main(int argc, char **argv) {
     emit(llvm::json::Object{{"event", "start"}, {"index", static_cast<int64_t>(i)}});
     if (key.starts_with("fault"))
       raise(SIGSEGV);
-    if (key.starts_with("hang"))
+    if (key.starts_with("hang")) {
+      if (const char *pidFile = std::getenv("FAKE_RUNNER_PID_FILE")) {
+        std::error_code ec;
+        llvm::raw_fd_ostream out(pidFile, ec);
+        out << getpid() << "\n";
+      }
       while (true)
         pause();
+    }
+    if (key.starts_with("stop")) {
+      raise(SIGTERM);
+      raise(SIGINT);
+    }
     llvm::json::Object result{{"event", "result"},
                               {"index", static_cast<int64_t>(i)},
                               {"key", key}};

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -70,6 +71,7 @@ public:
     for (const std::string &arg : args)
       argv.push_back(const_cast<char *>(arg.c_str()));
     argv.push_back(nullptr);
+    pid_t parent = getpid();
     pid = fork();
     if (pid < 0)
       return llvm::createStringError("cannot fork: " +
@@ -78,6 +80,18 @@ public:
       // The child: its own process group, so a kill reaches everything it
       // started.
       setpgid(0, 0);
+      // The runner lives and dies with its measurer. Stop requests are the
+      // tuner's or worker's (a worker finishes its item, docs/Queue.md):
+      // Slurm signals every process of a job step, and a runner that died
+      // of that would record its candidate as a failure. The measurer ends
+      // the runner with SIGKILL, and so does the kernel when the thread
+      // that started it is gone (a killed tuner or worker), so that a hung
+      // kernel cannot hold the GPU after them.
+      signal(SIGINT, SIG_IGN);
+      signal(SIGTERM, SIG_IGN);
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent)
+        _exit(127);
       dup2(fds[1], STDOUT_FILENO);
       int err = open(stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (err >= 0)
