@@ -69,7 +69,7 @@ gpu_tune() { # NAME SECONDS tessel-tune-arguments...
   local name=$1 share; share=$(budget "$2"); shift 2
   if [ "$share" -lt 15 ]; then log "no time left for $name"; return; fi
   log "tune $name: --time-limit=$share"
-  timeout $((share + 40)) tessel-tune "$@" --cuda-path="$CUDA_PATH" --seed=1 \
+  timeout -k 30 $((share + 40)) tessel-tune "$@" --cuda-path="$CUDA_PATH" --seed=1 \
     --time-limit="$share" --db="$RESULTS/tune/$name.db" \
     --report="$RESULTS/tune/$name.json" > "$RESULTS/tune/$name.log" 2>&1
   log "tune $name: exit $? ($(tail -1 "$RESULTS/tune/$name.log"))"

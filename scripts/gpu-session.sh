@@ -48,7 +48,7 @@ for run in "${runs[@]}"; do
     continue
   fi
   log "tune $workload $strategy: --time-limit=$share"
-  timeout $((share + 30)) tessel-tune "$CHECK/$workload.mlir" --measure=cuda \
+  timeout -k 30 $((share + 30)) tessel-tune "$CHECK/$workload.mlir" --measure=cuda \
     --cuda-path="$CUDA_PATH" --strategy="$strategy" --trials=250 \
     --min-time-ms=20 --time-limit="$share" --seed=1 \
     --db="$RESULTS/tune/$workload-$strategy.db" \

@@ -13,6 +13,10 @@
 //   tessel-tune model.mlir --db=model.db --export-spec=spec.mlir
 //
 // Flag parsing and printing around tune() (tessel/Tuning/Tuner/Tuner.h).
+// While tuning, the first SIGINT or SIGTERM ends the run after its round (as
+// its time limit does): the summary, report and exports are written, and
+// the exit status is 128 + the signal; a second signal ends it at once.
+// Every committed measurement is in the records either way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +26,7 @@
 #include "tessel/Tuning/JsonFile.h"
 #include "tessel/Tuning/ModelFile.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
+#include "tessel/Tuning/StopSignals.h"
 #include "tessel/Tuning/Tuner/StrategyRegistry.h"
 #include "tessel/Tuning/Tuner/Tuner.h"
 
@@ -284,6 +289,7 @@ static TuneCallbacks makeCallbacks() {
       if (event.number >= crashAfterTrials)
         raise(SIGKILL);
     };
+  callbacks.shouldStop = [] { return receivedStopSignal() != 0; };
   return callbacks;
 }
 
@@ -339,6 +345,7 @@ int main(int argc, char **argv) {
   if (!db)
     return fail(llvm::toString(db.takeError()));
   TuneCallbacks callbacks = makeCallbacks();
+  installStopSignalHandlers();
   TuneEnvironment environment;
   if (modelFile)
     environment.modelSource = modelFile->getSource().str();
@@ -368,5 +375,12 @@ int main(int argc, char **argv) {
             reportFile,
             result->toJSON(modelFile ? StringRef(inputFile) : StringRef())))
       return fail(llvm::toString(std::move(e)));
+  if (int signal = receivedStopSignal()) {
+    llvm::errs() << llvm::formatv(
+        "tessel-tune: stopped by {0} after {1} trials; they are recorded in "
+        "{2}\n",
+        stopSignalName(signal), result->trials, dbPath);
+    return 128 + signal;
+  }
   return 0;
 }

@@ -15,15 +15,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Queue/Worker.h"
+#include "tessel/Tuning/StopSignals.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <csignal>
 #include <cstdio>
-#include <signal.h>
 
 using namespace mlir::tessel;
 namespace cl = llvm::cl;
@@ -66,21 +65,6 @@ static cl::opt<uint64_t> seed("seed",
 static cl::opt<bool> quiet("quiet", cl::desc("Print only the summary"),
                            cl::cat(category));
 
-/// Set by the first SIGTERM or SIGINT; the handler is then reset, so a
-/// second signal kills the worker at once.
-static volatile std::sig_atomic_t stopSignal = 0;
-
-static void requestStop(int signal) { stopSignal = signal; }
-
-static void installStopHandlers() {
-  struct sigaction action = {};
-  action.sa_handler = requestStop;
-  action.sa_flags = SA_RESETHAND;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGTERM, &action, nullptr);
-  sigaction(SIGINT, &action, nullptr);
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -95,9 +79,8 @@ int main(int argc, char **argv) {
   options.delaySeconds = delayMs / 1000;
   options.maxIdleSeconds = maxIdle;
   options.maxItems = maxItems;
-  // After InitLLVM, whose handlers for these signals would end the process.
-  installStopHandlers();
-  options.shouldStop = [] { return stopSignal != 0; };
+  installStopSignalHandlers();
+  options.shouldStop = [] { return receivedStopSignal() != 0; };
   if (!quiet)
     options.log = [](llvm::StringRef line) {
       llvm::errs() << "tessel-worker: " << line << "\n";
@@ -115,7 +98,7 @@ int main(int argc, char **argv) {
   llvm::outs().flush();
   if (summary->stopRequested && !quiet)
     llvm::errs() << "tessel-worker: stopped by "
-                 << (stopSignal == SIGINT ? "SIGINT" : "SIGTERM")
+                 << stopSignalName(receivedStopSignal())
                  << " after finishing its last item\n";
   if (!summary->otherTargets.empty()) {
     char seconds[32];
