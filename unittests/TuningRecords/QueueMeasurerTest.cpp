@@ -133,6 +133,29 @@ void waitForQueuedItems(const std::string &db, int64_t count) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
 }
 
+/// The options of a tuner for the H100 target whose run stops (its time
+/// limit, a stop request) when `stopped` is set.
+QueueMeasurerOptions stoppableH100TunerOptions(const std::string &db,
+                                               std::atomic<bool> &stopped) {
+  QueueMeasurerOptions options;
+  options.database = db;
+  options.target = "cuda:h100-sxm";
+  options.pollSeconds = 0.01;
+  options.shouldGiveUp = [&stopped] { return stopped.load(); };
+  return options;
+}
+
+/// Starts the tuner's measurement of `batch` (kept alive by the caller) and
+/// waits until its items are in db's queue.
+std::future<std::vector<MeasureResult>>
+enqueueBatch(Measurer &tuner, const std::vector<MeasureCandidate> &batch,
+             const std::string &db) {
+  std::future<std::vector<MeasureResult>> measured = std::async(
+      std::launch::async, [&tuner, &batch] { return tuner.measure(batch); });
+  waitForQueuedItems(db, static_cast<int64_t>(batch.size()));
+  return measured;
+}
+
 /// The worker "gpu0" measuring with the fake CUDA runner (named like an
 /// H100 through FAKE_RUNNER_NAME, which the caller sets).
 WorkerOptions fakeH100WorkerOptions(const std::string &db) {
@@ -164,10 +187,9 @@ TEST_P(QueueMeasurerTest, SharedReferencesTravelOncePerBatch) {
   std::vector<MeasureCandidate> batch = {
       sumCandidate("sum0", a), sumCandidate("sum1", a), sumCandidate("sum2", b),
       sumCandidate("sum3", a)};
-  std::future<std::vector<MeasureResult>> measured = std::async(
-      std::launch::async, [&] { return tuner.measurer->measure(batch); });
+  std::future<std::vector<MeasureResult>> measured =
+      enqueueBatch(*tuner.measurer, batch, db);
   // Before any worker runs: how the batch was written.
-  waitForQueuedItems(db, 4);
   EXPECT_EQ(queryRawInt(db, "SELECT count(*) FROM queue_items WHERE "
                             "candidate LIKE '%\"reference\":{%'"),
             2);
@@ -214,11 +236,7 @@ TEST_P(QueueMeasurerTest, AStoppedRunKeepsFinishedResultsAndWithdrawsTheRest) {
   ASSERT_FALSE(bool(queue.registerWorker(
       {"gpu0", "cuda:h100-sxm", "cuda:NVIDIA H100 80GB HBM3", "{}"})));
   std::atomic<bool> stopped = false;
-  QueueMeasurerOptions options;
-  options.database = db;
-  options.target = "cuda:h100-sxm";
-  options.pollSeconds = 0.01;
-  options.shouldGiveUp = [&] { return stopped.load(); };
+  QueueMeasurerOptions options = stoppableH100TunerOptions(db, stopped);
   std::vector<std::string> notes;
   options.onNote = [&](llvm::StringRef text) { notes.push_back(text.str()); };
   CreatedMeasurer tuner = get(createQueueMeasurer(options));
@@ -226,9 +244,8 @@ TEST_P(QueueMeasurerTest, AStoppedRunKeepsFinishedResultsAndWithdrawsTheRest) {
   std::shared_ptr<const ReferenceData> data = inputOf(64, 1);
   std::vector<MeasureCandidate> batch = {sumCandidate("sum0", data),
                                          sumCandidate("sum1", data)};
-  std::future<std::vector<MeasureResult>> measured = std::async(
-      std::launch::async, [&] { return tuner.measurer->measure(batch); });
-  waitForQueuedItems(db, 2);
+  std::future<std::vector<MeasureResult>> measured =
+      enqueueBatch(*tuner.measurer, batch, db);
 
   // A worker measures the first item; nobody takes the second.
   llvm::Expected<std::optional<ClaimedItem>> claimed =
@@ -272,18 +289,13 @@ TEST_P(QueueMeasurerTest, AWorkerAskedToStopFinishesTheItemItHolds) {
   setenv("FAKE_RUNNER_NAME", "NVIDIA H100 80GB HBM3", 1);
   registerH100Worker(db);
   std::atomic<bool> runStopped = false;
-  QueueMeasurerOptions options;
-  options.database = db;
-  options.target = "cuda:h100-sxm";
-  options.pollSeconds = 0.01;
-  options.shouldGiveUp = [&] { return runStopped.load(); };
-  CreatedMeasurer tuner = get(createQueueMeasurer(options));
+  CreatedMeasurer tuner =
+      get(createQueueMeasurer(stoppableH100TunerOptions(db, runStopped)));
   std::shared_ptr<const ReferenceData> data = inputOf(64, 1);
   std::vector<MeasureCandidate> batch = {sumCandidate("sum0", data),
                                          sumCandidate("sum1", data)};
-  std::future<std::vector<MeasureResult>> measured = std::async(
-      std::launch::async, [&] { return tuner.measurer->measure(batch); });
-  waitForQueuedItems(db, 2);
+  std::future<std::vector<MeasureResult>> measured =
+      enqueueBatch(*tuner.measurer, batch, db);
 
   WorkerOptions workerOptions = fakeH100WorkerOptions(db);
   // Asked before each claim: the stop comes while the first item is held.
