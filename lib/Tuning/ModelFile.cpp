@@ -23,6 +23,9 @@ std::unique_ptr<ModelFile> ModelFile::load(llvm::StringRef path,
   file->sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   file->diagnostics =
       std::make_unique<SourceMgrDiagnosticHandler>(file->sourceMgr, context);
+  // A diagnostic quotes the user's line; the generic form of the op it was
+  // found on (often one Tessel derived) is IR the user did not write.
+  context->printOpOnDiagnostic(false);
   file->module = parseSourceFile<ModuleOp>(file->sourceMgr, context);
   if (!file->module)
     return nullptr;

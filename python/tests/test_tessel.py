@@ -166,6 +166,15 @@ def test_invalid_schedule_raises_with_the_location():
         "the loop extent 128")
 
 
+def test_a_model_without_a_tunable_op_raises_with_the_reason(tmp_db):
+    dynamic = MATMUL.replace("tensor<128x", "tensor<?x")
+    assert "tensor<?x" in dynamic
+    with pytest.raises(tessel.TesselError) as error:
+        tessel.tune(dynamic, db=tmp_db, trials=2, **FAST)
+    assert "error: 'linalg.matmul' is not tuned: its shapes are dynamic " \
+        "(tensor<?x" in str(error.value)
+
+
 def test_bad_tuning_options_raise(tmp_db):
     with pytest.raises(tessel.TesselError,
                        match=r"^unknown strategy 'annealing' \(known: "):

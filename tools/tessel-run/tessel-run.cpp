@@ -185,9 +185,6 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  // An error points at the user's op; the generic form of the lowered op it
-  // was found on is IR the user did not write.
-  context.printOpOnDiagnostic(false);
 
   // Measurer first: a machine without a GPU says so before compiling.
   MeasurerOptions measurerOptions;

@@ -326,9 +326,14 @@ int main(int argc, char **argv) {
     if (!modelFile)
       return error.empty() ? 1 : fail(error);
     if (listTasks) {
-      auto tasks = extractTasks(modelFile->getModule(), &context);
-      if (tasks)
+      std::vector<UntunableOp> untunable;
+      TaskExtractionOptions extraction;
+      extraction.untunable = &untunable;
+      auto tasks = extractTasks(modelFile->getModule(), &context, extraction);
+      if (tasks) {
+        emitUntunableOps(untunable, DiagnosticSeverity::Warning);
         printTaskTable(llvm::outs(), *tasks);
+      }
       return tasks ? 0 : fail(llvm::toString(tasks.takeError()));
     }
   }

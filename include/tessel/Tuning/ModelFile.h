@@ -24,7 +24,8 @@ namespace mlir {
 namespace tessel {
 
 /// A module parsed from a file. While it lives, diagnostics at locations in
-/// the file print the source line they point to.
+/// the file print the source line they point to; load() also turns off the
+/// context's printing of the op a diagnostic is attached to.
 class ModelFile {
 public:
   /// Reads and parses `path` ("-" for standard input) in `context`. On

@@ -496,6 +496,37 @@ static bool isInlinedIntoTask(linalg::LinalgOp op) {
   return llvm::is_contained(getTaskInlinedInputs(user), input);
 }
 
+/// Why `op`, which has dynamic loop ranges or only reduction loops, cannot
+/// be scheduled.
+static std::string getUntunableReason(linalg::LinalgOp op) {
+  std::string reason;
+  llvm::raw_string_ostream os(reason);
+  auto dynamic = llvm::find_if(op->getOperandTypes(), [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && !shaped.hasStaticShape();
+  });
+  if (dynamic != op->getOperandTypes().end())
+    os << "its shapes are dynamic (" << *dynamic
+       << "); Tessel schedules static shapes only";
+  else if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    os << "its loop ranges are dynamic; Tessel schedules static shapes only";
+  else
+    os << "it reduces to a scalar; Tessel maps parallel loops to blocks and "
+          "threads and needs at least one";
+  return reason;
+}
+
+void tessel::emitUntunableOps(ArrayRef<UntunableOp> ops,
+                              DiagnosticSeverity severity) {
+  for (const UntunableOp &untunable : ops) {
+    InFlightDiagnostic diagnostic = severity == DiagnosticSeverity::Error
+                                        ? untunable.op->emitError()
+                                        : untunable.op->emitWarning();
+    diagnostic << "'" << untunable.op->getName()
+               << "' is not tuned: " << untunable.reason;
+  }
+}
+
 llvm::Expected<std::vector<TuningTask>>
 tessel::extractTasks(ModuleOp module, MLIRContext *context,
                      const TaskExtractionOptions &options) {
@@ -523,8 +554,13 @@ tessel::extractTasks(ModuleOp module, MLIRContext *context,
       return WalkResult::interrupt();
     }
     FailureOr<LoopNest> nest = LoopNest::get(op);
-    if (failed(nest) || !llvm::is_contained(nest->isReduction, false))
+    if (failed(nest) || !llvm::is_contained(nest->isReduction, false)) {
+      // Loop-less ops get a kernel of one loop (ExpandScalarOps).
+      bool needsSchedule = failed(nest) || op.getNumLoops() > 0;
+      if (options.untunable && needsSchedule && !isInlinedIntoTask(op))
+        options.untunable->push_back({op, getUntunableReason(op)});
       return WalkResult::advance();
+    }
     if (op.getNumReductionLoops() == 0 && !options.includeSimpleTasks)
       return WalkResult::advance();
     // Producers inlined into a task are not tasks of their own.

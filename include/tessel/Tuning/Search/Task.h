@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
@@ -70,6 +71,19 @@ struct TuningTask {
 /// model's GFLOP per run, as `tessel-tune --list-tasks` does.
 void printTaskTable(llvm::raw_ostream &os, llvm::ArrayRef<TuningTask> tasks);
 
+/// A linalg op that extractTasks leaves out although it needs a kernel of its
+/// own, and why: Tessel cannot schedule it (dynamic shapes, a reduction to a
+/// scalar), so neither the tuner nor `--tessel-to-cuda` can compile it.
+struct UntunableOp {
+  Operation *op;
+  /// A sentence without the op's name, e.g. "its shapes are dynamic".
+  std::string reason;
+};
+
+/// Emits one diagnostic of `severity` at each op of `ops`: "'linalg.matmul'
+/// is not tuned: <reason>".
+void emitUntunableOps(ArrayRef<UntunableOp> ops, DiagnosticSeverity severity);
+
 /// Options of task extraction.
 struct TaskExtractionOptions {
   /// Also make tasks of ops without reduction loops (elementwise, broadcast,
@@ -87,12 +101,14 @@ struct TaskExtractionOptions {
   /// `--tessel-to-cuda` and `--tessel-apply-tuned` do), so that tasks are
   /// the fused groups that run. Idempotent.
   bool fuse = true;
+  /// When set, receives the ops left out that need a kernel (UntunableOp).
+  std::vector<UntunableOp> *untunable = nullptr;
 };
 
 /// Extracts the tuning tasks of every function of `module`, deduplicated by
 /// workload key, in the order of their first occurrence. Ops with dynamic
-/// shapes or without a parallel loop are left out. Fails on linalg ops that
-/// work on buffers.
+/// shapes or without a parallel loop are left out (and listed in
+/// `options.untunable`). Fails on linalg ops that work on buffers.
 llvm::Expected<std::vector<TuningTask>>
 extractTasks(ModuleOp module, MLIRContext *context,
              const TaskExtractionOptions &options = {});

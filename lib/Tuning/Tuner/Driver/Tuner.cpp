@@ -438,9 +438,15 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
   TaskExtractionOptions extraction;
   extraction.includeTensorCore = options.tensorCores;
   extraction.includeTf32 = options.allowTf32;
+  std::vector<UntunableOp> untunable;
+  extraction.untunable = &untunable;
   auto tasks = extractTasks(model, model->getContext(), extraction);
   if (!tasks)
     return tasks.takeError();
+  // Without any task the run fails, and the ops left out are its errors;
+  // otherwise the tuner goes on and warns that the model will not compile.
+  emitUntunableOps(untunable, tasks->empty() ? DiagnosticSeverity::Error
+                                             : DiagnosticSeverity::Warning);
   if (tasks->empty())
     return llvm::createStringError("the model has no tunable op");
   result.tasks = std::move(*tasks);
