@@ -57,3 +57,61 @@ func.func @copy_scalar(%x: tensor<f32>, %y: tensor<f32>) -> tensor<f32> {
   %0 = linalg.copy ins(%x : tensor<f32>) outs(%y : tensor<f32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// A reduction to a scalar gets a leading parallel loop of extent 1, through
+// its generic form; its init becomes tensor<1xT>.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-LABEL: func @sum_to_scalar
+// CHECK-SAME: (%[[X:.*]]: tensor<16x48xf32>, %[[S:.*]]: tensor<f32>)
+// CHECK: %[[SE:.*]] = tensor.expand_shape %[[S]] [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// CHECK: %[[G:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "reduction", "reduction"]} ins(%[[X]] : tensor<16x48xf32>) outs(%[[SE]] : tensor<1xf32>)
+// CHECK: arith.addf
+// CHECK: } -> tensor<1xf32>
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[G]] [] : tensor<1xf32> into tensor<f32>
+// CHECK: return %[[R]] : tensor<f32>
+func.func @sum_to_scalar(%x: tensor<16x48xf32>, %s: tensor<f32>) -> tensor<f32> {
+  %0 = linalg.reduce ins(%x : tensor<16x48xf32>) outs(%s : tensor<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %1 = arith.addf %in, %acc : f32
+      linalg.yield %1 : f32
+    }
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// linalg.index follows the shift of the loops.
+// CHECK-LABEL: func @index_weighted_sum
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: linalg.index 1 : index
+func.func @index_weighted_sum(%x: tensor<64xf32>, %s: tensor<f32>) -> tensor<f32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(k) -> (k)>, affine_map<(k) -> ()>], iterator_types = ["reduction"]}
+      ins(%x : tensor<64xf32>) outs(%s : tensor<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %p = arith.mulf %in, %f : f32
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+// Ops with dynamic shapes are left to the diagnostics of later passes.
+// CHECK-LABEL: func @dynamic_sum
+// CHECK: linalg.reduce
+// CHECK-NOT: tensor.expand_shape
+func.func @dynamic_sum(%x: tensor<?xf32>, %s: tensor<f32>) -> tensor<f32> {
+  %0 = linalg.reduce ins(%x : tensor<?xf32>) outs(%s : tensor<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %1 = arith.addf %in, %acc : f32
+      linalg.yield %1 : f32
+    }
+  return %0 : tensor<f32>
+}

@@ -1,17 +1,19 @@
 // tessel-tune says which ops it cannot tune and why, at the user's op: a
 // warning when other ops are tuned (the model will not compile as it is), an
-// error when none is. Loop-less ops and fused elementwise ops are not named.
+// error when none is. Loop-less ops and fused elementwise ops are not named;
+// a reduction to a scalar is tuned (the fusion gives it a unit parallel
+// loop).
 // RUN: tessel-tune %s --measure=sim:h100 --trials=2 --db=%t.db 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not="see current operation"
 // RUN: tessel-tune %s --list-tasks 2>&1 | FileCheck %s --check-prefix=LIST --implicit-check-not=warning:
 // RUN: not tessel-tune %S/Inputs/only-dynamic.mlir --measure=sim:h100 --trials=2 --db=%t-none.db 2>&1 | FileCheck %s --check-prefix=NONE --implicit-check-not="see current operation"
 
 // CHECK: tessel-tune-untunable.mlir:[[@LINE+9]]:8: warning: 'linalg.matmul' is not tuned: its shapes are dynamic (tensor<?x256xf32>); Tessel schedules static shapes only
-// CHECK: tessel-tune-untunable.mlir:[[@LINE+16]]:8: warning: 'linalg.reduce' is not tuned: it reduces to a scalar; Tessel maps parallel loops to blocks and threads and needs at least one
-// CHECK: model: weighted latency {{.*}} (SIMULATED) over 1 task(s)
+// CHECK: generic 1024 -> 1 [pr] f32
+// CHECK: model: weighted latency {{.*}} (SIMULATED) over 2 task(s)
 // LIST: tessel-tune-untunable.mlir:[[@LINE+6]]:8: warning: 'linalg.matmul' is not tuned: its shapes are dynamic
-// LIST: tessel-tune-untunable.mlir:[[@LINE+13]]:8: warning: 'linalg.reduce' is not tuned: it reduces to a scalar
 // LIST: 0 {{.*}} matmul 64x256 * 256x64 f32 +1 fused
-// LIST: 1 tasks
+// LIST: 1 {{.*}} generic 1024 -> 1 [pr] f32
+// LIST: 2 tasks
 func.func @mixed(%a: tensor<?x256xf32>, %b: tensor<256x64xf32>, %c: tensor<?x64xf32>, %x: tensor<64x256xf32>, %y: tensor<64x64xf32>, %v: tensor<1024xf32>, %s: tensor<f32>, %t: tensor<f32>) -> (tensor<?x64xf32>, tensor<64x64xf32>, tensor<f32>, tensor<f32>) {
   %zero = arith.constant 0.0 : f32
   %0 = linalg.matmul ins(%a, %b : tensor<?x256xf32>, tensor<256x64xf32>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>

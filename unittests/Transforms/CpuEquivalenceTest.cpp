@@ -384,6 +384,30 @@ func.func @f(%a: tensor<16x96xf32>, %bias: tensor<16xf32>) -> tensor<16xf32> {
     {"row_epilogue_softmax", kRowEpilogueSoftmax, /*fusedConsumers=*/1},
     {"cross_thread_row_epilogue_softmax", kRowEpilogueSoftmax,
      /*fusedConsumers=*/1, /*inlineProducers=*/false, /*crossThread=*/true},
+    // Sums of all elements as the fusion gives them a parallel loop of
+    // extent 1 (GiveReductionsToAScalarAUnitLoop): one block reduces all.
+    {"sum_to_scalar_2d", R"mlir(
+func.func @f(%a: tensor<24x96xf32>, %c: tensor<1xf32>) -> tensor<1xf32> {
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(u, i, k) -> (i, k)>, affine_map<(u, i, k) -> (u)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%a : tensor<24x96xf32>) outs(%c : tensor<1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+})mlir"},
+    {"cross_thread_sum_to_scalar", R"mlir(
+func.func @f(%a: tensor<2304xf32>, %c: tensor<1xf32>) -> tensor<1xf32> {
+  %0 = linalg.generic {test.target, indexing_maps = [affine_map<(u, k) -> (k)>, affine_map<(u, k) -> (u)>], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<2304xf32>) outs(%c : tensor<1xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  return %0 : tensor<1xf32>
+})mlir",
+     /*fusedConsumers=*/0, /*inlineProducers=*/false,
+     /*crossThread=*/true},
     {"cross_thread_matvec", R"mlir(
 func.func @f(%a: tensor<1x96xf32>, %b: tensor<96x12xf32>, %c: tensor<1x12xf32>) -> tensor<1x12xf32> {
   %0 = linalg.matmul {test.target} ins(%a, %b : tensor<1x96xf32>, tensor<96x12xf32>) outs(%c : tensor<1x12xf32>) -> tensor<1x12xf32>
@@ -1266,6 +1290,54 @@ func.func @f(%a: tensor<8x1033xf32>, %b: tensor<12x1033xf32>) -> tensor<8x12xf32
   return %m : tensor<8x12xf32>
 })mlir",
      1, "tensor<12x1152xf32>"},
+    // A sum of squares of all elements: the fusion gives the reduction to
+    // a scalar a unit parallel loop (through linalg.reduce's generic form)
+    // and merges the square into it.
+    {"sum_of_squares_to_scalar", R"mlir(
+func.func @f(%x: tensor<16x48xf32>) -> tensor<1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x48xf32>
+  %sq = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<16x48xf32>) outs(%e : tensor<16x48xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %p = arith.mulf %a, %a : f32
+    linalg.yield %p : f32
+  } -> tensor<16x48xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %sum = linalg.reduce ins(%sq : tensor<16x48xf32>) outs(%init : tensor<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  %r = tensor.expand_shape %sum [] output_shape [1] : tensor<f32> into tensor<1xf32>
+  return %r : tensor<1xf32>
+})mlir",
+     1},
+    // A mean of all elements: the sum, then a division on the 0-d result
+    // (a kernel of its own after --tessel-expand-scalar-ops).
+    {"mean_to_scalar", R"mlir(
+func.func @f(%x: tensor<4x300xf32>) -> tensor<1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 1200.0 : f32
+  %e0 = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %sum = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%x : tensor<4x300xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  %mean = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%sum : tensor<f32>) outs(%e0 : tensor<f32>) {
+  ^bb0(%a: f32, %o: f32):
+    %d = arith.divf %a, %n : f32
+    linalg.yield %d : f32
+  } -> tensor<f32>
+  %r = tensor.expand_shape %mean [] output_shape [1] : tensor<f32> into tensor<1xf32>
+  return %r : tensor<1xf32>
+})mlir",
+     2},
 };
 
 class FusedChainTest : public ::testing::TestWithParam<FusedChain>,
@@ -1274,7 +1346,8 @@ protected:
   static void SetUpTestSuite() { initializeTarget(); }
 };
 
-/// Fused by `--tessel-fuse`, given default schedules (the kernel of each
+/// Fused by `--tessel-fuse`, loop-less ops given a loop as
+/// `--tessel-to-cuda` does, given default schedules (the kernel of each
 /// anchor computes its fused group) and materialized up to the GPU
 /// mapping, the chain computes what the unfused chain does, in the expected
 /// number of kernels.
@@ -1304,6 +1377,7 @@ TEST_P(FusedChainTest, FusedKernelsMatchTheUnfusedChain) {
   EXPECT_EQ(once, twice);
 
   PassManager defaults(&context);
+  defaults.addPass(createTesselExpandScalarOps());
   defaults.addPass(createTesselDefaultConfig());
   ASSERT_TRUE(succeeded(defaults.run(*module)));
   int kernels = 0;

@@ -496,8 +496,9 @@ static bool isInlinedIntoTask(linalg::LinalgOp op) {
   return llvm::is_contained(getTaskInlinedInputs(user), input);
 }
 
-/// Why `op`, which has dynamic loop ranges or only reduction loops, cannot
-/// be scheduled.
+/// Why `op`, which has dynamic loop ranges or only reduction loops (the
+/// fusion gives reductions to a scalar a parallel loop), cannot be
+/// scheduled.
 static std::string getUntunableReason(linalg::LinalgOp op) {
   std::string reason;
   llvm::raw_string_ostream os(reason);
@@ -511,8 +512,7 @@ static std::string getUntunableReason(linalg::LinalgOp op) {
   else if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
     os << "its loop ranges are dynamic; Tessel schedules static shapes only";
   else
-    os << "it reduces to a scalar; Tessel maps parallel loops to blocks and "
-          "threads and needs at least one";
+    os << "it has no parallel loop to map to blocks and threads";
   return reason;
 }
 

@@ -72,8 +72,8 @@ struct TuningTask {
 void printTaskTable(llvm::raw_ostream &os, llvm::ArrayRef<TuningTask> tasks);
 
 /// A linalg op that extractTasks leaves out although it needs a kernel of its
-/// own, and why: Tessel cannot schedule it (dynamic shapes, a reduction to a
-/// scalar), so neither the tuner nor `--tessel-to-cuda` can compile it.
+/// own, and why: Tessel cannot schedule it (dynamic shapes), so neither the
+/// tuner nor `--tessel-to-cuda` can compile it.
 struct UntunableOp {
   Operation *op;
   /// A sentence without the op's name, e.g. "its shapes are dynamic".

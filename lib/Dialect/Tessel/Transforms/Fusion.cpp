@@ -6,6 +6,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/ExpandScalarOps.h"
 #include "tessel/Dialect/Tessel/Transforms/PadExtents.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 
@@ -241,6 +242,21 @@ struct WriteUnitDimsThroughNewLoops
   }
 };
 
+/// Gives a reduction to a scalar (a sum of all elements) a parallel loop of
+/// extent 1 (addUnitParallelLoop), which a kernel maps to its one block, and
+/// through which the ops around it can fuse with it.
+struct GiveReductionsToAScalarAUnitLoop
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isReductionToScalar(op) || isScheduled(op))
+      return failure();
+    return addUnitParallelLoop(rewriter, op);
+  }
+};
+
 /// Gives each consumer of a cheap elementwise op its own copy when every
 /// consumer can merge it (shouldMergeProducer), so that the op is recomputed
 /// where it is read instead of being a kernel whose result goes through
@@ -293,7 +309,7 @@ void tessel::populateTesselFusionPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ReadUnitDimsThroughUnitLoops>(context, /*benefit=*/2);
   patterns.add<WriteUnitDimsThroughNewLoops, RecomputeInEachConsumer,
-               FillForEachUser>(context);
+               FillForEachUser, GiveReductionsToAScalarAUnitLoop>(context);
   linalg::populateElementwiseOpsFusionPatterns(patterns, shouldMergeProducer);
   populatePadAwkwardContractionPatterns(patterns);
   // Reshapes between ops (torch-mlir's head splits and batch collapses)

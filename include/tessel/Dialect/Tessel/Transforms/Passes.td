@@ -263,13 +263,16 @@ def TesselCheckKernelSize : Pass<"tessel-check-kernel-size", "ModuleOp"> {
 }
 
 def TesselExpandScalarOps : Pass<"tessel-expand-scalar-ops", "ModuleOp"> {
-  let summary = "Give linalg ops on 0-d tensors one loop of extent 1";
+  let summary = "Give linalg ops without a parallel loop one of extent 1";
   let description = [{
     Frontends emit linalg ops without loops on 0-d tensors (a fill of a
-    scalar, a scalar type conversion). Every kernel needs a loop to map to
-    blocks and threads, so this pass rewrites each such op into an op with
-    one parallel loop of extent 1 on `tensor<1xT>`, between
-    `tensor.expand_shape` and `tensor.collapse_shape`.
+    scalar, a scalar type conversion) and reductions to a scalar (a sum of
+    all elements). Every kernel needs a parallel loop to map to blocks and
+    threads, so this pass rewrites each such op into an op with a leading
+    parallel loop of extent 1 on `tensor<1xT>`, between
+    `tensor.expand_shape` and `tensor.collapse_shape` (reductions through
+    their generic form). The fusion does the same to reductions to a scalar
+    first, so that the tuner sees them so.
   }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
