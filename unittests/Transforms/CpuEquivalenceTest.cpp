@@ -1291,8 +1291,9 @@ func.func @f(%a: tensor<8x1033xf32>, %b: tensor<12x1033xf32>) -> tensor<8x12xf32
 })mlir",
      1, "tensor<12x1152xf32>"},
     // A sum of squares of all elements: the fusion gives the reduction to
-    // a scalar a unit parallel loop (through linalg.reduce's generic form)
-    // and merges the square into it.
+    // a scalar a unit parallel loop (through linalg.reduce's generic form),
+    // merges the square into it and collapses its two reduction loops into
+    // one over a 768-element view.
     {"sum_of_squares_to_scalar", R"mlir(
 func.func @f(%x: tensor<16x48xf32>) -> tensor<1xf32> {
   %zero = arith.constant 0.0 : f32
@@ -1313,7 +1314,7 @@ func.func @f(%x: tensor<16x48xf32>) -> tensor<1xf32> {
   %r = tensor.expand_shape %sum [] output_shape [1] : tensor<f32> into tensor<1xf32>
   return %r : tensor<1xf32>
 })mlir",
-     1},
+     1, "tensor<768xf32>"},
     // A mean of all elements: the sum, then a division on the 0-d result
     // (a kernel of its own after --tessel-expand-scalar-ops).
     {"mean_to_scalar", R"mlir(

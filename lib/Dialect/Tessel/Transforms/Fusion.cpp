@@ -328,12 +328,58 @@ void tessel::populateTesselFusionPatterns(RewritePatternSet &patterns) {
     op.getCanonicalizationPatterns(patterns, context);
 }
 
+/// Collapses the reduction loops of each unscheduled generic that reduces to
+/// one element (one parallel loop, of extent 1, then several reduction
+/// loops) into one loop, where every operand reads them contiguously: a sum
+/// of all elements of a 16x48 tensor reduces 768 elements of a collapsed
+/// view, which cross_thread_reduction (one reduction loop) can split over a
+/// block's threads. Runs after the patterns, so that the producers the
+/// reduction merges are merged first. Returns whether it changed anything.
+static bool collapseReductionsToOneElement(Operation *root) {
+  SmallVector<linalg::GenericOp> ops;
+  root->walk([&](linalg::GenericOp op) {
+    if (!op.hasPureTensorSemantics() || isScheduled(op) ||
+        op.getNumParallelLoops() != 1 || op.getNumReductionLoops() < 2)
+      return;
+    SmallVector<int64_t> extents = op.getStaticLoopRanges();
+    if (op.getIteratorTypesArray()[0] != utils::IteratorType::parallel ||
+        extents[0] != 1 || llvm::any_of(extents, ShapedType::isDynamic))
+      return;
+    ReassociationIndices reductions =
+        llvm::to_vector(llvm::seq<int64_t>(1, op.getNumLoops()));
+    if (linalg::areDimSequencesPreserved(op.getIndexingMapsArray(),
+                                         {reductions}))
+      ops.push_back(op);
+  });
+  IRRewriter rewriter(root->getContext());
+  bool changed = false;
+  for (linalg::GenericOp op : ops) {
+    ReassociationIndices reductions =
+        llvm::to_vector(llvm::seq<int64_t>(1, op.getNumLoops()));
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(op, {reductions}, rewriter);
+    if (failed(collapsed))
+      continue;
+    rewriter.replaceOp(op, collapsed->results);
+    changed = true;
+  }
+  return changed;
+}
+
 LogicalResult tessel::applyTesselFusion(Operation *root) {
-  RewritePatternSet patterns(root->getContext());
-  populateTesselFusionPatterns(patterns);
-  GreedyRewriteConfig config;
-  config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
-  return applyPatternsGreedily(root, std::move(patterns), config);
+  auto fuse = [&] {
+    RewritePatternSet patterns(root->getContext());
+    populateTesselFusionPatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setMaxIterations(GreedyRewriteConfig::kNoLimit);
+    return applyPatternsGreedily(root, std::move(patterns), config);
+  };
+  if (failed(fuse()))
+    return failure();
+  if (!collapseReductionsToOneElement(root))
+    return success();
+  return fuse();
 }
 
 namespace {
