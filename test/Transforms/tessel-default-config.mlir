@@ -90,6 +90,44 @@ func.func @reduction(%x: tensor<128x768xf32>, %init: tensor<128xf32>) -> tensor<
 
 // -----
 
+// A reduction to one element (here a sum of all 4096 elements, as the fusion
+// gives it a unit loop) would have one thread: its block's threads split
+// the reduction instead, 1024 of them. A prime extent has no split, and
+// fewer than 1024 elements are not worth the fill's own kernel: both keep
+// multi_level_tiling.
+// CHECK-LABEL: func @reduction_to_one_element
+// CHECK: linalg.generic
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[1], [4, 1024]], unroll = 16>, tessel.sketch = #tessel.sketch<cross_thread_reduction, "SRR">}
+// CHECK: linalg.generic
+// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">
+// CHECK: linalg.generic
+// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">
+#in = affine_map<(d0, d1) -> (d1)>
+#one = affine_map<(d0, d1) -> (d0)>
+func.func @reduction_to_one_element(%x: tensor<4096xf32>, %y: tensor<4093xf32>, %z: tensor<512xf32>, %init: tensor<1xf32>) -> (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) {
+  %0 = linalg.generic {indexing_maps = [#in, #one], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4096xf32>) outs(%init : tensor<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  %1 = linalg.generic {indexing_maps = [#in, #one], iterator_types = ["parallel", "reduction"]}
+      ins(%y : tensor<4093xf32>) outs(%init : tensor<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  %2 = linalg.generic {indexing_maps = [#in, #one], iterator_types = ["parallel", "reduction"]}
+      ins(%z : tensor<512xf32>) outs(%init : tensor<1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  return %0, %1, %2 : tensor<1xf32>, tensor<1xf32>, tensor<1xf32>
+}
+
+// -----
+
 // An op with a schedule keeps it exactly.
 // CHECK-LABEL: func @already_scheduled
 // CHECK: linalg.matmul {tessel.config = #tessel.config<tiles = {{\[}}[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], unroll = 64, vector = [1, 1]>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1], register_accumulator>}

@@ -1293,7 +1293,8 @@ func.func @f(%a: tensor<8x1033xf32>, %b: tensor<12x1033xf32>) -> tensor<8x12xf32
     // A sum of squares of all elements: the fusion gives the reduction to
     // a scalar a unit parallel loop (through linalg.reduce's generic form),
     // merges the square into it and collapses its two reduction loops into
-    // one over a 768-element view.
+    // one over a 768-element view (one thread reduces it, the fill in its
+    // kernel).
     {"sum_of_squares_to_scalar", R"mlir(
 func.func @f(%x: tensor<16x48xf32>) -> tensor<1xf32> {
   %zero = arith.constant 0.0 : f32
@@ -1315,8 +1316,10 @@ func.func @f(%x: tensor<16x48xf32>) -> tensor<1xf32> {
   return %r : tensor<1xf32>
 })mlir",
      1, "tensor<768xf32>"},
-    // A mean of all elements: the sum, then a division on the 0-d result
-    // (a kernel of its own after --tessel-expand-scalar-ops).
+    // A mean of all elements: the fill, the sum (1200 elements: its block's
+    // threads split it, cross_thread_reduction, whose init is a kernel of
+    // its own), then a division on the 0-d result (a kernel of its own
+    // after --tessel-expand-scalar-ops).
     {"mean_to_scalar", R"mlir(
 func.func @f(%x: tensor<4x300xf32>) -> tensor<1xf32> {
   %zero = arith.constant 0.0 : f32
@@ -1338,7 +1341,7 @@ func.func @f(%x: tensor<4x300xf32>) -> tensor<1xf32> {
   %r = tensor.expand_shape %mean [] output_shape [1] : tensor<f32> into tensor<1xf32>
   return %r : tensor<1xf32>
 })mlir",
-     2},
+     3},
 };
 
 class FusedChainTest : public ::testing::TestWithParam<FusedChain>,
