@@ -506,11 +506,10 @@ static std::string getUntunableReason(linalg::LinalgOp op) {
     auto shaped = dyn_cast<ShapedType>(type);
     return shaped && !shaped.hasStaticShape();
   });
+  // Static operand shapes make static loop ranges.
   if (dynamic != op->getOperandTypes().end())
     os << "its shapes are dynamic (" << *dynamic
        << "); Tessel schedules static shapes only";
-  else if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
-    os << "its loop ranges are dynamic; Tessel schedules static shapes only";
   else
     os << "it has no parallel loop to map to blocks and threads";
   return reason;
