@@ -65,10 +65,15 @@ py::object toPython(const llvm::json::Value &value) {
 }
 
 py::list tasks(const std::string &text, const std::string &sourceName,
-               bool includeSimpleTasks) {
+               bool includeSimpleTasks, const std::string &taskEquality) {
+  std::optional<TaskEquality> equality = parseTaskEquality(taskEquality);
+  if (!equality)
+    throw TesselError("task_equality='" + taskEquality +
+                      "' is not one of: structural, ignore-float-constants");
   std::unique_ptr<TextModule> module = parse(text, sourceName);
   TaskExtractionOptions options;
   options.includeSimpleTasks = includeSimpleTasks;
+  options.equality = *equality;
   llvm::Expected<std::vector<TuningTask>> extracted =
       extractTasks(module->getModule(), &module->getContext(), options);
   if (!extracted)
@@ -326,7 +331,7 @@ PYBIND11_MODULE(_tessel, m) {
   registerFrontendPasses();
 
   m.def("tasks", &tasks, py::arg("text"), py::arg("source_name"),
-        py::arg("include_simple_tasks"));
+        py::arg("include_simple_tasks"), py::arg("task_equality"));
   m.def("compile", &compile, py::arg("text"), py::arg("pipeline"),
         py::arg("source_name"));
   m.def("apply", &apply, py::arg("text"), py::arg("db"), py::arg("target"),

@@ -213,11 +213,16 @@ class Records:
 
 
 def tasks(text: str, source_name: str = "<input>",
-          include_simple_tasks: bool = False) -> List[Task]:
+          include_simple_tasks: bool = False,
+          task_equality: str = "structural") -> List[Task]:
     """The tuning tasks of a model (linalg on tensors), in order of first
-    occurrence, deduplicated by workload key."""
+    occurrence, deduplicated by workload key. `task_equality` is
+    "structural" or "ignore-float-constants" (kernels that differ only in
+    the values of float constants are one task; tune() takes the same
+    option)."""
     return [Task(**t)
-            for t in _tessel.tasks(text, source_name, include_simple_tasks)]
+            for t in _tessel.tasks(text, source_name, include_simple_tasks,
+                                   task_equality)]
 
 
 def compile(text: str, chip: str = "sm_90", format: str = "bin",

@@ -23,6 +23,53 @@ def test_tasks_are_deduplicated_with_weights():
     assert tasks[0].sketches >= 1
 
 
+TWO_LAYERS_WITH_SPLAT_BIASES = """
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d1)>
+func.func @f(%x: tensor<32x48xf32>, %w: tensor<48x48xf32>) -> tensor<32x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %b1 = arith.constant dense<0.5> : tensor<48xf32>
+  %b2 = arith.constant dense<0.25> : tensor<48xf32>
+  %e = tensor.empty() : tensor<32x48xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<32x48xf32>, tensor<48x48xf32>) outs(%init : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %1 = linalg.generic {indexing_maps = [#row, #bias, #row], iterator_types = ["parallel", "parallel"]} ins(%0, %b1 : tensor<32x48xf32>, tensor<48xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<32x48xf32>
+  %2 = linalg.matmul ins(%1, %w : tensor<32x48xf32>, tensor<48x48xf32>) outs(%init : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %3 = linalg.generic {indexing_maps = [#row, #bias, #row], iterator_types = ["parallel", "parallel"]} ins(%2, %b2 : tensor<32x48xf32>, tensor<48xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<32x48xf32>
+  return %3 : tensor<32x48xf32>
+}
+"""
+
+
+def test_ignoring_float_constants_makes_layers_one_task(tmp_db):
+    structural = tessel.tasks(TWO_LAYERS_WITH_SPLAT_BIASES)
+    assert [t.weight for t in structural] == [1, 1]
+    merged = tessel.tasks(TWO_LAYERS_WITH_SPLAT_BIASES,
+                          task_equality="ignore-float-constants")
+    assert [t.weight for t in merged] == [2]
+    assert "arith.addf(%a0, cst:f32)" in merged[0].workload_key
+    with pytest.raises(tessel.TesselError, match="task_equality='values' is "
+                       "not one of: structural, ignore-float-constants"):
+        tessel.tasks(TWO_LAYERS_WITH_SPLAT_BIASES, task_equality="values")
+
+    # tune() takes it as an option, stored with the run.
+    result = tessel.tune(TWO_LAYERS_WITH_SPLAT_BIASES, db=tmp_db, trials=8,
+                         strategy="random",
+                         task_equality="ignore-float-constants", **FAST)
+    assert [(t.weight, t.workload_key) for t in result.tasks] == [
+        (2, merged[0].workload_key)]
+    runs = tessel.Records(tmp_db).runs()
+    assert runs[0].options["task_equality"] == "ignore-float-constants"
+
+
 def test_tune_result_matches_the_records(tmp_db):
     seen = []
     result = tessel.tune(MATMUL, db=tmp_db, trials=16, progress=seen.append,

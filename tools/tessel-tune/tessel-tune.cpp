@@ -142,6 +142,12 @@ static OptionFlag<bool> allowTf32(
              "in TF32 (inputs rounded to a 10-bit mantissa: results differ "
              "from strict fp32; compile the tuned model with allow-tf32)"),
     cl::cat(category));
+static OptionFlag<std::string> taskEquality(
+    "task-equality", cl::location(options.taskEquality),
+    cl::desc("Which kernels are one task: structural (default), or "
+             "ignore-float-constants (kernels that differ only in the values "
+             "of float constants, such as folded splat weights, share one)"),
+    cl::cat(category));
 static OptionFlag<double> simTrialSeconds(
     "sim-trial-seconds", cl::location(options.simTrialSeconds),
     cl::desc("Under analytic fidelity: virtual seconds charged per trial"),
@@ -213,11 +219,11 @@ static int exportOrImport() {
 
 /// The flags that set up a tuning run.
 static SmallVector<cl::Option *> getRunFlags() {
-  return {&measure,     &queueTarget,     &strategy,  &costModel,
-          &features,    &trials,          &perRound,  &scheduler,
-          &resume,      &timeLimit,       &seed,      &simNoise,
-          &simFidelity, &simTrialSeconds, &maxStages, &tensorCores,
-          &allowTf32,   &minTimeMs};
+  return {&measure,     &queueTarget,     &strategy,    &costModel,
+          &features,    &trials,          &perRound,    &scheduler,
+          &resume,      &timeLimit,       &seed,        &simNoise,
+          &simFidelity, &simTrialSeconds, &maxStages,   &tensorCores,
+          &allowTf32,   &minTimeMs,       &taskEquality};
 }
 
 /// Whether the command line asks for a tuning run, rather than only for the
@@ -326,8 +332,11 @@ int main(int argc, char **argv) {
     if (!modelFile)
       return error.empty() ? 1 : fail(error);
     if (listTasks) {
+      if (llvm::Error error = options.verify())
+        return fail(llvm::toString(std::move(error)));
       std::vector<UntunableOp> untunable;
       TaskExtractionOptions extraction;
+      extraction.equality = *parseTaskEquality(options.taskEquality);
       extraction.untunable = &untunable;
       auto tasks = extractTasks(modelFile->getModule(), &context, extraction);
       if (tasks) {

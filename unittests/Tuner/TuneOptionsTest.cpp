@@ -30,6 +30,10 @@ TEST(TuneOptionsTest, ErrorsNameTheOption) {
   options.cudaMinTimeMs = 0;
   EXPECT_EQ(verifyError(options), "min-time-ms=0 is out of range: more than 0");
   options = TuneOptions();
+  options.taskEquality = "values";
+  EXPECT_EQ(verifyError(options), "task-equality=values is not one of: "
+                                  "structural, ignore-float-constants");
+  options = TuneOptions();
   options.measure = "gpu";
   EXPECT_EQ(verifyError(options),
             "measure=gpu is not cuda, sim:<device> or queue:<db>");
@@ -113,11 +117,13 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   EXPECT_EQ(json.find("tensor_cores"), json.end());
   EXPECT_EQ(json.find("max_stages"), json.end());
   EXPECT_EQ(json.find("cuda_min_time_ms"), json.end());
+  EXPECT_EQ(json.find("task_equality"), json.end());
   TuneOptions options;
   options.allowTf32 = true;
   options.tensorCores = false;
   options.maxStages = 3;
   options.cudaMinTimeMs = 20;
+  options.taskEquality = "ignore-float-constants";
   json = options.toJSON();
   EXPECT_EQ(json.getBoolean("allow_tf32"), true);
   auto back = TuneOptions::fromJSON(llvm::json::Value(std::move(json)));
@@ -126,6 +132,7 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   EXPECT_FALSE(back->tensorCores);
   EXPECT_EQ(back->maxStages, 3);
   EXPECT_EQ(back->cudaMinTimeMs, 20);
+  EXPECT_EQ(back->taskEquality, "ignore-float-constants");
   auto wrong = TuneOptions::fromJSON(llvm::json::Object{{"allow_tf32", 1}});
   ASSERT_FALSE(static_cast<bool>(wrong));
   EXPECT_EQ(llvm::toString(wrong.takeError()),

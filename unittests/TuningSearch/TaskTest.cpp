@@ -9,6 +9,7 @@
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Tuning/Search/SketchRules.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Verifier.h"
@@ -396,6 +397,115 @@ TEST_F(TaskTest, StrictInlinablePadsArePartOfTheTask) {
     anyInlined |= staged;
   }
   EXPECT_TRUE(anyInlined);
+}
+
+constexpr const char *kTwoLayersWithSplatBiases = R"mlir(
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#bias = affine_map<(d0, d1) -> (d1)>
+func.func @f(%x: tensor<32x48xf32>, %w: tensor<48x48xf32>) -> tensor<32x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %b1 = arith.constant dense<0.5> : tensor<48xf32>
+  %b2 = arith.constant dense<0.25> : tensor<48xf32>
+  %e = tensor.empty() : tensor<32x48xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<32x48xf32>, tensor<48x48xf32>) outs(%init : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %1 = linalg.generic {indexing_maps = [#row, #bias, #row], iterator_types = ["parallel", "parallel"]} ins(%0, %b1 : tensor<32x48xf32>, tensor<48xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<32x48xf32>
+  %2 = linalg.matmul ins(%1, %w : tensor<32x48xf32>, tensor<48x48xf32>) outs(%init : tensor<32x48xf32>) -> tensor<32x48xf32>
+  %3 = linalg.generic {indexing_maps = [#row, #bias, #row], iterator_types = ["parallel", "parallel"]} ins(%2, %b2 : tensor<32x48xf32>, tensor<48xf32>) outs(%e : tensor<32x48xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<32x48xf32>
+  return %3 : tensor<32x48xf32>
+})mlir";
+
+TEST_F(TaskTest, IgnoringFloatConstantsMergesLayersThatDifferInThem) {
+  // The fusion folds each splat bias into its layer's body: by default the
+  // two layers are two tasks, their keys holding the values.
+  std::vector<TuningTask> structural = extract(kTwoLayersWithSplatBiases);
+  ASSERT_EQ(structural.size(), 2u);
+  EXPECT_NE(structural[0].workloadKey.find("arith.addf(%a0, 5.000000e-01 : "
+                                           "f32)"),
+            std::string::npos)
+      << structural[0].workloadKey;
+  EXPECT_NE(structural[1].workloadKey.find("arith.addf(%a0, 2.500000e-01 : "
+                                           "f32)"),
+            std::string::npos)
+      << structural[1].workloadKey;
+
+  TaskExtractionOptions options;
+  options.equality = TaskEquality::IgnoreFloatConstants;
+  std::vector<TuningTask> tasks = extract(kTwoLayersWithSplatBiases, options);
+  ASSERT_EQ(tasks.size(), 1u);
+  TuningTask &task = tasks[0];
+  EXPECT_EQ(task.weight, 2);
+  EXPECT_EQ(task.flops, structural[0].flops);
+  EXPECT_NE(task.workloadKey.find("outs(fill(cst:f32):tensor<32x48xf32>)"),
+            std::string::npos)
+      << task.workloadKey;
+  EXPECT_NE(task.workloadKey.find("arith.addf(%a0, cst:f32)"),
+            std::string::npos)
+      << task.workloadKey;
+  EXPECT_EQ(task.workloadKey.find("e-01"), std::string::npos)
+      << task.workloadKey;
+  // The module is the first layer's, with its bias.
+  SmallVector<double> values;
+  task.module->walk([&](arith::ConstantOp constant) {
+    if (auto value = dyn_cast<FloatAttr>(constant.getValue()))
+      values.push_back(value.getValueAsDouble());
+  });
+  EXPECT_TRUE(llvm::is_contained(values, 0.5));
+  EXPECT_FALSE(llvm::is_contained(values, 0.25));
+
+  // The model's ops give the same key as the task under the same equality.
+  SmallVector<linalg::LinalgOp> matmuls;
+  module->walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+  ASSERT_EQ(matmuls.size(), 2u);
+  for (linalg::LinalgOp matmul : matmuls)
+    EXPECT_EQ(getWorkloadKey(matmul, getTaskConsumers(matmul),
+                             getTaskInlinedInputs(matmul),
+                             TaskEquality::IgnoreFloatConstants),
+              task.workloadKey);
+}
+
+TEST_F(TaskTest, KeysWithoutFloatConstantsAreTheSameUnderBothEqualities) {
+  OwningOpRef<ModuleOp> model = parse(R"mlir(
+func.func @f(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x4xf32>) outs(%c : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+})mlir");
+  ASSERT_TRUE(model);
+  linalg::LinalgOp matmul;
+  model->walk([&](linalg::MatmulOp op) { matmul = op; });
+  ASSERT_TRUE(matmul);
+  EXPECT_EQ(getWorkloadKey(matmul, {}, {}, TaskEquality::IgnoreFloatConstants),
+            getWorkloadKey(matmul, {}, {}));
+}
+
+TEST_F(TaskTest, IgnoringFloatConstantsMergesPadsOfOtherValues) {
+  TaskExtractionOptions options;
+  options.equality = TaskEquality::IgnoreFloatConstants;
+  std::vector<TuningTask> tasks = extract(kPaddedConvs, options);
+  // The pads of 0 and 1 are one task; the pad with a second use still is
+  // not inlined.
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[0].weight, 3);
+  EXPECT_NE(tasks[0].workloadKey.find("value(cst:f32)"), std::string::npos)
+      << tasks[0].workloadKey;
+  EXPECT_EQ(tasks[1].weight, 1);
+}
+
+TEST(TaskEqualityTest, NamesRoundTrip) {
+  for (TaskEquality equality :
+       {TaskEquality::Structural, TaskEquality::IgnoreFloatConstants})
+    EXPECT_EQ(parseTaskEquality(stringifyTaskEquality(equality)), equality);
+  EXPECT_EQ(stringifyTaskEquality(TaskEquality::IgnoreFloatConstants),
+            "ignore-float-constants");
+  EXPECT_EQ(parseTaskEquality("values"), std::nullopt);
 }
 
 constexpr const char *kTransposedWeight = R"mlir(

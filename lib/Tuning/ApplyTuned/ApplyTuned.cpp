@@ -46,8 +46,16 @@ struct TesselApplyTunedPass
       module.emitError("--tessel-apply-tuned: fusion did not converge");
       return signalPassFailure();
     }
-    for (auto &[op, key] : getTunableOps(module)) {
-      auto best = (*records)->getBestRecordAnyTarget(key, target);
+    for (const TunableOp &tunable : getTunableOps(module)) {
+      linalg::LinalgOp op = tunable.op;
+      // Its own records first, then those of a run that ignored float
+      // constants (--task-equality=ignore-float-constants).
+      llvm::Expected<std::optional<BestRecord>> best = std::nullopt;
+      for (StringRef key : tunable.getLookupKeys()) {
+        best = (*records)->getBestRecordAnyTarget(key, target);
+        if (!best || *best)
+          break;
+      }
       if (!best) {
         op->emitError() << llvm::toString(best.takeError());
         return signalPassFailure();

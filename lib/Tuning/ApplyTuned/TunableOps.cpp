@@ -30,8 +30,17 @@ SmallVector<TunableOp> tessel::getTunableOps(ModuleOp module) {
       return;
     SmallVector<Operation *> consumers = getTaskConsumers(op);
     fused.insert(consumers.begin(), consumers.end());
-    tunable.push_back(
-        {op, getWorkloadKey(op, consumers, getTaskInlinedInputs(op))});
+    SmallVector<int64_t> inlinedInputs = getTaskInlinedInputs(op);
+    tunable.push_back({op, getWorkloadKey(op, consumers, inlinedInputs),
+                       getWorkloadKey(op, consumers, inlinedInputs,
+                                      TaskEquality::IgnoreFloatConstants)});
   });
   return tunable;
+}
+
+SmallVector<StringRef, 2> TunableOp::getLookupKeys() const {
+  SmallVector<StringRef, 2> keys = {workloadKey};
+  if (keyIgnoringFloatConstants != workloadKey)
+    keys.push_back(keyIgnoringFloatConstants);
+  return keys;
 }

@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/ApplyTuned/TuningSpec.h"
-#include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.h"
+#include "tessel/Dialect/Tessel/Transforms/Fusion.h"
 #include "tessel/Tuning/ApplyTuned/TunableOps.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
@@ -21,6 +21,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -33,6 +36,9 @@ struct SpecEntry {
   std::string workloadKey;
   SketchAttr sketch;
   ConfigAttr config;
+  /// Whether `workloadKey` is a key ignoring float constants, which the ops
+  /// of other workloads may share, rather than the op's own.
+  bool sharedKey;
 };
 } // namespace
 
@@ -150,28 +156,45 @@ tessel::buildTuningSpec(ModuleOp model, RecordsDatabase &db,
 
   // The distinct workloads in walk order, the first op of each standing for
   // all of them.
-  llvm::MapVector<StringRef, linalg::LinalgOp> workloads;
+  llvm::MapVector<StringRef, const TunableOp *> workloads;
   SmallVector<TunableOp> tunableOps = getTunableOps(model);
   for (const TunableOp &tunable : tunableOps)
-    workloads.insert({tunable.workloadKey, tunable.op});
+    workloads.insert({tunable.workloadKey, &tunable});
   if (workloads.empty())
     return makeError("the model has no tunable op (a linalg op on static "
                      "tensors with a parallel and a reduction loop)");
 
+  // One entry per key that records were found under: a workload's own key,
+  // else the key of a run that ignored float constants, which several
+  // workloads may share (its matcher matches them all).
   SmallVector<SpecEntry> entries;
+  llvm::StringSet<> entryKeys;
+  int64_t annotated = 0;
   for (auto [index, workload] : llvm::enumerate(workloads)) {
-    auto [key, op] = workload;
-    auto best = db.getBestRecordAnyTarget(key, preferredTarget);
-    if (!best)
-      return best.takeError();
-    if (!*best)
-      continue;
-    auto schedule = parseSchedule(op, key, **best);
-    if (!schedule)
-      return schedule.takeError();
-    entries.push_back({static_cast<int64_t>(index), op, key.str(),
-                       schedule->first, schedule->second});
+    const TunableOp &tunable = *workload.second;
+    for (StringRef key : tunable.getLookupKeys()) {
+      auto best = db.getBestRecordAnyTarget(key, preferredTarget);
+      if (!best)
+        return best.takeError();
+      if (!*best)
+        continue;
+      ++annotated;
+      if (!entryKeys.insert(key).second)
+        break;
+      auto schedule = parseSchedule(tunable.op, key, **best);
+      if (!schedule)
+        return schedule.takeError();
+      entries.push_back({static_cast<int64_t>(index), tunable.op, key.str(),
+                         schedule->first, schedule->second,
+                         key != tunable.workloadKey});
+      break;
+    }
   }
+  // foreach_match applies the first matcher that matches an op: the entries
+  // of workloads' own keys go first, so that they win over a shared key.
+  std::stable_partition(
+      entries.begin(), entries.end(),
+      [](const SpecEntry &entry) { return !entry.sharedKey; });
   if (entries.empty())
     return makeError("none of the model's " + llvm::Twine(workloads.size()) +
                      " workloads has a tuning record");
@@ -194,8 +217,7 @@ tessel::buildTuningSpec(ModuleOp model, RecordsDatabase &db,
   if (failed(verify(*spec)))
     return makeError("the tuning spec does not verify");
   if (summary)
-    *summary = {static_cast<int64_t>(workloads.size()),
-                static_cast<int64_t>(entries.size())};
+    *summary = {static_cast<int64_t>(workloads.size()), annotated};
   return spec;
 }
 

@@ -42,10 +42,43 @@ static bool isConstant(Value value) {
          def->getNumOperands() == 0 && def->getNumRegions() == 0;
 }
 
-static void printConstant(Value value, raw_ostream &os) {
+StringRef tessel::stringifyTaskEquality(TaskEquality equality) {
+  switch (equality) {
+  case TaskEquality::Structural:
+    return "structural";
+  case TaskEquality::IgnoreFloatConstants:
+    return "ignore-float-constants";
+  }
+  llvm_unreachable("unknown TaskEquality");
+}
+
+std::optional<TaskEquality> tessel::parseTaskEquality(StringRef name) {
+  for (TaskEquality equality :
+       {TaskEquality::Structural, TaskEquality::IgnoreFloatConstants})
+    if (name == stringifyTaskEquality(equality))
+      return equality;
+  return std::nullopt;
+}
+
+/// Whether `attr`, the value of a constant, is left out of keys under
+/// `equality`: a floating-point scalar or tensor under IgnoreFloatConstants.
+static bool isIgnoredConstantValue(Attribute attr, TaskEquality equality) {
+  if (equality != TaskEquality::IgnoreFloatConstants)
+    return false;
+  if (isa_and_nonnull<FloatAttr>(attr))
+    return true;
+  auto elements = dyn_cast_or_null<ElementsAttr>(attr);
+  return elements && isa<FloatType>(elements.getElementType());
+}
+
+static void printConstant(Value value, TaskEquality equality, raw_ostream &os) {
   Operation *def = value.getDefiningOp();
   // The value attribute of arith.constant and the like carries its type.
   Attribute attr = def->getAttr("value");
+  if (isIgnoredConstantValue(attr, equality)) {
+    os << "cst:" << value.getType();
+    return;
+  }
   if (isa_and_nonnull<TypedAttr>(attr)) {
     attr.print(os);
     return;
@@ -57,7 +90,7 @@ static void printConstant(Value value, raw_ostream &os) {
 /// Prints the ops of `region` with values numbered by position: block
 /// arguments `%aN`, results `%rN`, constants captured from above by value,
 /// other captured values `%extN`.
-static void printBody(Region &region, raw_ostream &os,
+static void printBody(Region &region, TaskEquality equality, raw_ostream &os,
                       DenseMap<Value, std::string> &names, int64_t &next) {
   for (Block &block : region) {
     os << "^(";
@@ -81,21 +114,23 @@ static void printBody(Region &region, raw_ostream &os,
         if (it != names.end())
           os << it->second;
         else if (isConstant(operand))
-          printConstant(operand, os);
+          printConstant(operand, equality, os);
         else
           os << "%ext:" << operand.getType();
       });
       os << ")";
-      if (!inner.getAttrDictionary().empty()) {
+      if (inner.hasTrait<OpTrait::ConstantLike>() &&
+          isIgnoredConstantValue(inner.getAttr("value"), equality))
+        os << "{cst}";
+      else if (!inner.getAttrDictionary().empty())
         inner.getAttrDictionary().print(os);
-      }
       if (inner.getNumResults()) {
         os << ":";
         llvm::interleaveComma(inner.getResultTypes(), os);
       }
       for (Region &nested : inner.getRegions()) {
         os << "{";
-        printBody(nested, os, names, next);
+        printBody(nested, equality, os, names, next);
         os << "}";
       }
       os << ";";
@@ -104,12 +139,12 @@ static void printBody(Region &region, raw_ostream &os,
 }
 
 /// How the task module gets the init `value` of a target op.
-static void printInit(Value value, raw_ostream &os) {
+static void printInit(Value value, TaskEquality equality, raw_ostream &os) {
   if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
     os << "fill(";
     Value scalar = fill.getInputs()[0];
     if (isConstant(scalar))
-      printConstant(scalar, os);
+      printConstant(scalar, equality, os);
     else
       os << "arg";
     os << ")";
@@ -144,7 +179,8 @@ static void printAttributes(Operation *op, raw_ostream &os) {
 
 /// The key of one op. `chained` is the value the op reads from the previous
 /// op of a fused chain (null for the target op).
-static void printOpKey(linalg::LinalgOp op, Value chained, raw_ostream &os) {
+static void printOpKey(linalg::LinalgOp op, Value chained,
+                       TaskEquality equality, raw_ostream &os) {
   os << op->getName().getStringRef() << " ins(";
   llvm::interleaveComma(op.getDpsInputOperands(), os, [&](OpOperand *input) {
     if (chained && input->get() == chained)
@@ -153,7 +189,7 @@ static void printOpKey(linalg::LinalgOp op, Value chained, raw_ostream &os) {
   });
   os << ") outs(";
   llvm::interleaveComma(op.getDpsInitsMutable(), os, [&](OpOperand &init) {
-    printInit(init.get(), os);
+    printInit(init.get(), equality, os);
     os << ":" << init.get().getType();
   });
   os << ") maps[";
@@ -170,16 +206,17 @@ static void printOpKey(linalg::LinalgOp op, Value chained, raw_ostream &os) {
     DenseMap<Value, std::string> names;
     int64_t next = 0;
     os << " body{";
-    printBody(op->getRegion(0), os, names, next);
+    printBody(op->getRegion(0), equality, os, names, next);
     os << "}";
   }
 }
 
 /// The key of an inlined producer: the linalg key, or for a pad its source,
 /// result, padding and value.
-static void printProducerKey(Operation *producer, raw_ostream &os) {
+static void printProducerKey(Operation *producer, TaskEquality equality,
+                             raw_ostream &os) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(producer)) {
-    printOpKey(linalgOp, Value(), os);
+    printOpKey(linalgOp, Value(), equality, os);
     return;
   }
   auto pad = cast<tensor::PadOp>(producer);
@@ -189,24 +226,26 @@ static void printProducerKey(Operation *producer, raw_ostream &os) {
   os << "] high[";
   llvm::interleaveComma(pad.getStaticHigh(), os);
   os << "] value(";
-  printConstant(pad.getConstantPaddingValue(), os);
+  printConstant(pad.getConstantPaddingValue(), equality, os);
   os << ")";
 }
 
 std::string tessel::getWorkloadKey(linalg::LinalgOp op,
                                    ArrayRef<Operation *> consumers,
-                                   ArrayRef<int64_t> inlinedInputs) {
+                                   ArrayRef<int64_t> inlinedInputs,
+                                   TaskEquality equality) {
   std::string key;
   llvm::raw_string_ostream os(key);
-  printOpKey(op, Value(), os);
+  printOpKey(op, Value(), equality, os);
   for (int64_t input : inlinedInputs) {
     os << " | inlined " << input << " ";
-    printProducerKey(op.getDpsInputOperand(input)->get().getDefiningOp(), os);
+    printProducerKey(op.getDpsInputOperand(input)->get().getDefiningOp(),
+                     equality, os);
   }
   Value chained = op->getNumResults() ? op->getResult(0) : Value();
   for (Operation *consumer : consumers) {
     os << " | fused ";
-    printOpKey(cast<linalg::LinalgOp>(consumer), chained, os);
+    printOpKey(cast<linalg::LinalgOp>(consumer), chained, equality, os);
     chained = consumer->getResult(0);
   }
   return key;
@@ -569,7 +608,8 @@ tessel::extractTasks(ModuleOp module, MLIRContext *context,
     SmallVector<Operation *> consumers = getTaskConsumers(op);
     fused.insert(consumers.begin(), consumers.end());
     SmallVector<int64_t> inlinedInputs = getTaskInlinedInputs(op);
-    std::string key = getWorkloadKey(op, consumers, inlinedInputs);
+    std::string key =
+        getWorkloadKey(op, consumers, inlinedInputs, options.equality);
     auto [it, inserted] = byKey.try_emplace(key, tasks.size());
     if (!inserted) {
       ++tasks[it->second].weight;

@@ -19,7 +19,10 @@ def TesselApplyTuned : Pass<"tessel-apply-tuned", "ModuleOp"> {
     tasks: the op with the elementwise consumers it fuses and the producers
     it inlines (docs/SearchSpace.md). Records measured by `target` (e.g.
     `cuda:NVIDIA H100 80GB HBM3` or `sim:h100-sxm`) are preferred; without
-    `target`, GPU records are preferred over simulated ones.
+    `target`, GPU records are preferred over simulated ones. An op without
+    records under its own key takes those under its key ignoring the values
+    of float constants (written by `tessel-tune
+    --task-equality=ignore-float-constants`).
 
     Tunable ops are the linalg ops on tensors, outside any `scf.forall` and
     `gpu.launch`, with static shapes, a space loop and a reduction loop and

@@ -26,6 +26,13 @@ namespace tessel {
 struct TunableOp {
   linalg::LinalgOp op;
   std::string workloadKey;
+  /// The key under TaskEquality::IgnoreFloatConstants (equal to workloadKey
+  /// when the kernel has no floating-point constant).
+  std::string keyIgnoringFloatConstants;
+
+  /// The keys to look the op's records up under, best first: its own, then
+  /// the one of a run that tuned it ignoring float constants.
+  SmallVector<StringRef, 2> getLookupKeys() const;
 };
 
 /// The tunable ops of `module` in walk order: linalg ops on tensors, outside

@@ -39,8 +39,10 @@ class RecordsDatabase;
 struct TuningSpecSummary {
   /// Distinct workloads among the model's tunable ops.
   int64_t workloads = 0;
-  /// The workloads with a record: each has a matcher and an action in the
-  /// spec. The others keep no schedule when the spec is applied.
+  /// The workloads with a record: a matcher and an action of the spec
+  /// (shared by the workloads whose records are under one key ignoring
+  /// float constants) give them their schedule. The others keep no
+  /// schedule when the spec is applied.
   int64_t annotated = 0;
 };
 

@@ -26,6 +26,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,26 @@ struct UntunableOp {
 /// is not tuned: <reason>".
 void emitUntunableOps(ArrayRef<UntunableOp> ops, DiagnosticSeverity severity);
 
+/// Which differences between two kernels make them different tasks.
+enum class TaskEquality {
+  /// Every difference but SSA names, functions and the values of tensor
+  /// operands (weights): the default.
+  Structural,
+  /// As Structural, and the values of floating-point constants inside the
+  /// kernel do not count either: scalars in bodies and fills, padding
+  /// values. Kernels whose weights the fusion folded into their bodies
+  /// (splat weights, as in IREE's placeholder-weight models) become one task,
+  /// as they would with real weights. A schedule does not depend on those
+  /// values; the task's module keeps those of its first occurrence.
+  IgnoreFloatConstants,
+};
+
+/// The name of `equality` as options spell it: "structural",
+/// "ignore-float-constants".
+llvm::StringRef stringifyTaskEquality(TaskEquality equality);
+/// The TaskEquality named `name`, or std::nullopt.
+std::optional<TaskEquality> parseTaskEquality(llvm::StringRef name);
+
 /// Options of task extraction.
 struct TaskExtractionOptions {
   /// Also make tasks of ops without reduction loops (elementwise, broadcast,
@@ -101,6 +122,8 @@ struct TaskExtractionOptions {
   /// `--tessel-to-cuda` and `--tessel-apply-tuned` do), so that tasks are
   /// the fused groups that run. Idempotent.
   bool fuse = true;
+  /// Which kernels are the same task (and share their workload key).
+  TaskEquality equality = TaskEquality::Structural;
   /// When set, receives the ops left out that need a kernel (UntunableOp).
   std::vector<UntunableOp> *untunable = nullptr;
 };
@@ -114,10 +137,12 @@ extractTasks(ModuleOp module, MLIRContext *context,
              const TaskExtractionOptions &options = {});
 
 /// The workload key of `op` with its fused elementwise `consumers` (in
-/// chain order) and the producers of its inputs `inlinedInputs`.
-std::string getWorkloadKey(linalg::LinalgOp op,
-                           ArrayRef<Operation *> consumers,
-                           ArrayRef<int64_t> inlinedInputs = {});
+/// chain order) and the producers of its inputs `inlinedInputs`. Under
+/// TaskEquality::IgnoreFloatConstants the values of floating-point constants
+/// print as `cst:<type>`; without such constants both keys are equal.
+std::string getWorkloadKey(linalg::LinalgOp op, ArrayRef<Operation *> consumers,
+                           ArrayRef<int64_t> inlinedInputs = {},
+                           TaskEquality equality = TaskEquality::Structural);
 
 /// The inputs of `op` whose producers a task rooted at `op` includes: those
 /// that some sketch of `op` inlines (as extractTasks does).

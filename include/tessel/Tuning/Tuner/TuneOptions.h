@@ -75,6 +75,10 @@ struct TuneOptions {
   /// TF32 (inputs rounded to a 10-bit mantissa; results differ from strict
   /// fp32). Off by default; the tuned model compiles with `allow-tf32`.
   bool allowTf32 = false;
+  /// Which kernels are one task: "structural" or "ignore-float-constants"
+  /// (TaskEquality: kernels that differ only in the values of float
+  /// constants, such as folded splat weights, share a task).
+  std::string taskEquality = "structural";
 
   /// Checks every value. The error is one line naming the option as
   /// `name=value` and what is allowed ("trials=0 is out of range: at least

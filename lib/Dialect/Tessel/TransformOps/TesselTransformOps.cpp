@@ -49,9 +49,13 @@ transform::MatchWorkloadOp::matchOperation(Operation *current,
   if (!linalgOp || !linalgOp.hasPureTensorSemantics())
     return emitSilenceableFailure(current->getLoc())
            << "not a linalg op on tensors";
-  std::string key = getWorkloadKey(linalgOp, getTaskConsumers(linalgOp),
-                                   getTaskInlinedInputs(linalgOp));
-  if (key != getWorkload())
+  SmallVector<Operation *> consumers = getTaskConsumers(linalgOp);
+  SmallVector<int64_t> inlinedInputs = getTaskInlinedInputs(linalgOp);
+  std::string key = getWorkloadKey(linalgOp, consumers, inlinedInputs);
+  // A run that ignored float constants stored its records under that key.
+  if (key != getWorkload() &&
+      getWorkloadKey(linalgOp, consumers, inlinedInputs,
+                     TaskEquality::IgnoreFloatConstants) != getWorkload())
     return emitSilenceableFailure(current->getLoc())
            << "workload \"" << key << "\" is not the expected one";
   return DiagnosedSilenceableFailure::success();

@@ -6,6 +6,7 @@
 
 #include "tessel/Tuning/Tuner/TuneOptions.h"
 #include "tessel/Dialect/Tessel/IR/TesselAttrs.h"
+#include "tessel/Tuning/Search/Task.h"
 #include "tessel/Tuning/Tuner/StrategyRegistry.h"
 #include "tessel/Tuning/Tuner/TaskScheduler.h"
 
@@ -68,6 +69,10 @@ llvm::Error TuneOptions::verify() const {
                       "at least 1 (0: the strategy's default)");
   if (!(timeLimit >= 0))
     return outOfRange("time-limit", timeLimit, "at least 0 (0: no limit)");
+  if (!parseTaskEquality(taskEquality))
+    return llvm::createStringError("task-equality=" + taskEquality +
+                                   " is not one of: structural, "
+                                   "ignore-float-constants");
   if (!parseTaskSchedulerKind(scheduler))
     return llvm::createStringError("scheduler=" + scheduler +
                                    " is not one of: gradient, round-robin");
@@ -115,6 +120,8 @@ llvm::json::Object TuneOptions::toJSON() const {
     object["queue_target"] = queueTarget;
   if (allowTf32)
     object["allow_tf32"] = true;
+  if (taskEquality != "structural")
+    object["task_equality"] = taskEquality;
   if (cudaMinTimeMs != 100)
     object["cuda_min_time_ms"] = cudaMinTimeMs;
   return object;
@@ -201,6 +208,8 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
       error = readInt(options.jobs);
     else if (name == "cuda_path")
       error = readString(options.cudaPath);
+    else if (name == "task_equality")
+      error = readString(options.taskEquality);
     else if (name == "cuda_min_time_ms")
       error = readNumber(options.cudaMinTimeMs);
     else

@@ -438,6 +438,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
   TaskExtractionOptions extraction;
   extraction.includeTensorCore = options.tensorCores;
   extraction.includeTf32 = options.allowTf32;
+  extraction.equality = *parseTaskEquality(options.taskEquality);
   std::vector<UntunableOp> untunable;
   extraction.untunable = &untunable;
   auto tasks = extractTasks(model, model->getContext(), extraction);

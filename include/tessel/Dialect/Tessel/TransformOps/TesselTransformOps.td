@@ -21,7 +21,9 @@ def MatchWorkloadOp : Op<Transform_Dialect, "tessel.match.workload",
   let description = [{
     Succeeds if the payload op associated with the operand handle is a
     linalg op whose workload key, the canonical text by which `tessel-tune`
-    stores its records (docs/SearchSpace.md), equals `workload`. The key
+    stores its records (docs/SearchSpace.md), equals `workload`, or whose
+    key ignoring the values of floating-point constants (the key of a run
+    with `--task-equality=ignore-float-constants`) does. The key
     covers what upstream structured matchers cannot compare exactly: the
     op's name, its full operand and result types, its indexing maps and
     iterator types, its body, the elementwise consumers its kernel fuses and
