@@ -50,12 +50,15 @@ struct TesselApplyTunedPass
       linalg::LinalgOp op = tunable.op;
       // Its own records first, then those of a run that ignored float
       // constants (--task-equality=ignore-float-constants).
-      llvm::Expected<std::optional<BestRecord>> best = std::nullopt;
-      for (StringRef key : tunable.getLookupKeys()) {
-        best = (*records)->getBestRecordAnyTarget(key, target);
-        if (!best || *best)
-          break;
-      }
+      auto findBest = [&]() -> llvm::Expected<std::optional<BestRecord>> {
+        for (StringRef key : tunable.getLookupKeys()) {
+          auto found = (*records)->getBestRecordAnyTarget(key, target);
+          if (!found || *found)
+            return found;
+        }
+        return std::nullopt;
+      };
+      llvm::Expected<std::optional<BestRecord>> best = findBest();
       if (!best) {
         op->emitError() << llvm::toString(best.takeError());
         return signalPassFailure();
