@@ -16,6 +16,16 @@
 // IGNORING-NEXT: 0      2          0.1 matmul 32x48 * 48x48 f32 +1 fused
 // IGNORING-NEXT: 1 tasks, 0.0 GFLOP per model run
 //
+// Structural listings and runs say how many tasks the switch would leave.
+// RUN: tessel-tune %s --list-tasks 2>&1 >/dev/null | FileCheck %s --check-prefix=HINT
+// RUN: rm -f %t.hint.db %t.hint.db-wal %t.hint.db-shm
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy=random \
+// RUN:   --trials=4 --measures-per-round=4 --db=%t.hint.db --seed=1 2>&1 >/dev/null \
+// RUN:   | FileCheck %s --check-prefix=HINT
+// HINT: tessel-tune: note: 2 tasks are 1 when the values of float constants do not count (--task-equality=ignore-float-constants)
+// RUN: tessel-tune %s --list-tasks --task-equality=ignore-float-constants 2>&1 >/dev/null \
+// RUN:   | count 0
+//
 // RUN: not tessel-tune %s --list-tasks --task-equality=values 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BAD
 // RUN: not tessel-tune %s --trials=4 --db=%t.bad.db --task-equality=values 2>&1 \

@@ -428,6 +428,10 @@ TEST_F(TaskTest, IgnoringFloatConstantsMergesLayersThatDifferInThem) {
   // two layers are two tasks, their keys holding the values.
   std::vector<TuningTask> structural = extract(kTwoLayersWithSplatBiases);
   ASSERT_EQ(structural.size(), 2u);
+  EXPECT_EQ(countTasksIgnoringFloatConstants(structural), 1);
+  EXPECT_EQ(getTaskEqualityHint(structural),
+            "2 tasks are 1 when the values of float constants do not count "
+            "(--task-equality=ignore-float-constants)");
   EXPECT_NE(structural[0].workloadKey.find("arith.addf(%a0, 5.000000e-01 : "
                                            "f32)"),
             std::string::npos)
@@ -444,6 +448,9 @@ TEST_F(TaskTest, IgnoringFloatConstantsMergesLayersThatDifferInThem) {
   TuningTask &task = tasks[0];
   EXPECT_EQ(task.weight, 2);
   EXPECT_EQ(task.flops, structural[0].flops);
+  EXPECT_EQ(task.keyIgnoringFloatConstants, task.workloadKey);
+  EXPECT_EQ(structural[1].keyIgnoringFloatConstants, task.workloadKey);
+  EXPECT_EQ(getTaskEqualityHint(tasks), "");
   EXPECT_NE(task.workloadKey.find("outs(fill(cst:f32):tensor<32x48xf32>)"),
             std::string::npos)
       << task.workloadKey;
@@ -484,6 +491,10 @@ func.func @f(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>, %c: tensor<8x4xf32>) ->
   ASSERT_TRUE(matmul);
   EXPECT_EQ(getWorkloadKey(matmul, {}, {}, TaskEquality::IgnoreFloatConstants),
             getWorkloadKey(matmul, {}, {}));
+  // Where ignoring float constants merges nothing, no hint.
+  std::vector<TuningTask> tasks = extract(kTwoMatmuls);
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(getTaskEqualityHint(tasks), "");
 }
 
 TEST_F(TaskTest, IgnoringFloatConstantsMergesPadsOfOtherValues) {

@@ -20,9 +20,10 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <limits>
@@ -617,6 +618,11 @@ tessel::extractTasks(ModuleOp module, MLIRContext *context,
     }
 
     TuningTask task;
+    task.keyIgnoringFloatConstants =
+        options.equality == TaskEquality::IgnoreFloatConstants
+            ? key
+            : getWorkloadKey(op, consumers, inlinedInputs,
+                             TaskEquality::IgnoreFloatConstants);
     task.workloadKey = std::move(key);
     task.opKind = op->getName().stripDialect().str();
     task.weight = 1;
@@ -667,6 +673,23 @@ OwningOpRef<ModuleOp> tessel::applySchedule(TuningTask &task, SketchAttr sketch,
       op->setAttr(TesselDialect::kConfigAttrName, config);
   });
   return clone;
+}
+
+int64_t tessel::countTasksIgnoringFloatConstants(ArrayRef<TuningTask> tasks) {
+  llvm::StringSet<> keys;
+  for (const TuningTask &task : tasks)
+    keys.insert(task.keyIgnoringFloatConstants);
+  return keys.size();
+}
+
+std::string tessel::getTaskEqualityHint(ArrayRef<TuningTask> tasks) {
+  int64_t merged = countTasksIgnoringFloatConstants(tasks);
+  if (merged == static_cast<int64_t>(tasks.size()))
+    return "";
+  return llvm::formatv("{0} tasks are {1} when the values of float constants "
+                       "do not count (--task-equality=ignore-float-constants)",
+                       tasks.size(), merged)
+      .str();
 }
 
 void tessel::printTaskTable(llvm::raw_ostream &os,

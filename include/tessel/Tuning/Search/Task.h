@@ -42,6 +42,9 @@ constexpr llvm::StringLiteral kTaskFunctionName = "main";
 struct TuningTask {
   /// Canonical text of the kernel; equal for identical kernels.
   std::string workloadKey;
+  /// The key under TaskEquality::IgnoreFloatConstants (equal to
+  /// workloadKey under it, and for kernels without float constants).
+  std::string keyIgnoringFloatConstants;
   /// Name of the target op without its dialect ("conv_2d_nchw_fchw").
   std::string opKind;
   /// FLOPs of one occurrence: the target op and its fused consumers.
@@ -67,6 +70,17 @@ struct TuningTask {
   /// f32 +1 fused +pad inlined".
   const std::string &describe() const { return description; }
 };
+
+/// How many tasks `tasks` would be if the values of float constants did not
+/// count (TaskEquality::IgnoreFloatConstants): the distinct
+/// keyIgnoringFloatConstants.
+int64_t countTasksIgnoringFloatConstants(llvm::ArrayRef<TuningTask> tasks);
+
+/// A note for users of `tasks` (extracted structurally) when ignoring float
+/// constants would merge some: "319 tasks are 13 when the values of float
+/// constants do not count (--task-equality=ignore-float-constants)"; empty
+/// otherwise.
+std::string getTaskEqualityHint(llvm::ArrayRef<TuningTask> tasks);
 
 /// Prints `tasks` as a table (index, weight, MFLOP, description) and the
 /// model's GFLOP per run, as `tessel-tune --list-tasks` does.
