@@ -342,11 +342,9 @@ int main(int argc, char **argv) {
       if (tasks) {
         emitUntunableOps(untunable, DiagnosticSeverity::Warning);
         printTaskTable(llvm::outs(), *tasks);
-        if (extraction.equality == TaskEquality::Structural) {
-          std::string hint = getTaskEqualityHint(*tasks);
-          if (!hint.empty())
-            llvm::errs() << "tessel-tune: note: " << hint << "\n";
-        }
+        std::string hint = getTaskEqualityHint(*tasks);
+        if (!hint.empty())
+          llvm::errs() << "tessel-tune: note: " << hint << "\n";
       }
       return tasks ? 0 : fail(llvm::toString(tasks.takeError()));
     }

@@ -76,10 +76,10 @@ struct TuningTask {
 /// keyIgnoringFloatConstants.
 int64_t countTasksIgnoringFloatConstants(llvm::ArrayRef<TuningTask> tasks);
 
-/// A note for users of `tasks` (extracted structurally) when ignoring float
-/// constants would merge some: "319 tasks are 13 when the values of float
-/// constants do not count (--task-equality=ignore-float-constants)"; empty
-/// otherwise.
+/// A note for users of `tasks` when ignoring float constants would merge
+/// some: "319 tasks are 13 when the values of float constants do not count
+/// (--task-equality=ignore-float-constants)"; empty otherwise, and always
+/// for tasks extracted under IgnoreFloatConstants (their keys are distinct).
 std::string getTaskEqualityHint(llvm::ArrayRef<TuningTask> tasks);
 
 /// Prints `tasks` as a table (index, weight, MFLOP, description) and the

@@ -453,11 +453,9 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
   result.tasks = std::move(*tasks);
   if (llvm::Error error = setUp(model, environment))
     return std::move(error);
-  if (extraction.equality == TaskEquality::Structural) {
-    std::string hint = getTaskEqualityHint(result.tasks);
-    if (!hint.empty())
-      note("note: " + hint);
-  }
+  std::string hint = getTaskEqualityHint(result.tasks);
+  if (!hint.empty())
+    note("note: " + hint);
   if (llvm::Error error = addTasks())
     return std::move(error);
   if (options.resume)
