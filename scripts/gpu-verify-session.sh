@@ -12,9 +12,15 @@
 # 3. --allow-tf32 tuning of the 1024^3 matmul: TF32 candidates verified with
 #    the TF32 tolerance (expect ok, not wrong_result);
 # 4. the 4096^3 f16 matmul tuned on tensor cores, next to cuBLAS through
-#    torch.matmul on the same f16 inputs.
+#    torch.matmul on the same f16 inputs;
+# 5. barriers where the dependences are (docs/Barriers.md), the default of
+#    this bundle, so step 1 already checks every op kind with them: the
+#    fastest measured matmul and QKV schedules and an 8-vthread QKV schedule
+#    compiled with barriers=after-every-forall and with the default, timed in
+#    the same call; compute-sanitizer's racecheck on small kernels of the same
+#    structure and on the check's op kinds; the 1024^3 f32 matmul tuned again.
 #
-# SECONDS (default 360) is the whole command's budget. Results in
+# SECONDS (default 480) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
 set -uo pipefail
 
@@ -22,7 +28,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 source "$ROOT/scripts/gpu-session-common.sh"
 gpu_session_start gpu-verify \
   "${1:?usage: gpu-verify-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" \
-  "${2:?usage: gpu-verify-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" "${3:-360}"
+  "${2:?usage: gpu-verify-session.sh BUNDLE.tar.xz OUTDIR [SECONDS]}" "${3:-480}"
 CHECK="$BUNDLE/benchmarks/gpu-check"
 
 # --- 1. The check, with tensor cores ----------------------------------------
@@ -32,27 +38,45 @@ timeout "$(budget 110)" "$BUNDLE/gpu-check-run.sh" "$RESULTS/check" \
 log "gpu-check-run.sh: exit $? ($(grep 'op kinds verified' "$RESULTS/check.log"))"
 pack
 
-# --- 2. The queue with a CUDA worker ----------------------------------------
-share=$(budget 45)
-if [ "$share" -ge 15 ]; then
-  timeout $((share + 60)) tessel-worker --db="$RESULTS/tune/queue-bert-scores.db" \
-    --measure=cuda --max-idle=120 --name=gpu0 \
-    > "$RESULTS/tune/queue-worker.log" 2>&1 &
-  worker=$!
-  gpu_tune queue-bert-scores "$share" "$CHECK/bert-scores.mlir" \
-    --measure=queue:"$RESULTS/tune/queue-bert-scores.db" \
-    --queue-target=cuda:h100-sxm --strategy=evolutionary --trials=250 \
-    --measures-per-round=32
-  kill "$worker" 2>/dev/null; wait "$worker"
-  log "queue worker: exit $? ($(tail -1 "$RESULTS/tune/queue-worker.log"))"
+# --- 5. Barriers: before and after, races, a tuning run ---------------------
+BARRIERS="$BUNDLE/benchmarks/barriers"
+mkdir -p "$RESULTS/barriers"
+log "barriers: A/B of $(ls "$BARRIERS" | grep -c 'mlir$') schedules"
+for f in "$BARRIERS"/*.mlir; do
+  name=$(basename "$f" .mlir)
+  case "$name" in small-*) continue ;; esac
+  for mode in after-every-forall dependences; do
+    out="$RESULTS/barriers/$name.$mode"
+    timeout 60 tessel-opt "$f" \
+      --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH barriers=$mode" \
+      -o "$out.compiled.mlir" 2> "$out.err" &&
+      timeout 60 tessel-run "$out.compiled.mlir" --reference="$f" \
+        --measure=cuda --cuda-path="$CUDA_PATH" --min-time-ms=20 \
+        -o "$out.json" 2>> "$out.err"
+    log "barriers: $name $mode: exit $? ($(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r.get('status'), r.get('verified'), (r.get('timing') or {}).get('median_us'))" "$out.json" 2>&1 | tail -1))"
+    rm -f "$out.compiled.mlir"
+  done
+done
+pack
+# Racecheck: the sanitizer follows tessel-run's runner process.
+if command -v compute-sanitizer >/dev/null; then
+  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{matmul,row_reduction_generic,conv_bias_relu_fused,matmul_bias_relu_fused,pooling_nchw_max}.mlir; do
+    [ "$(elapsed)" -lt 290 ] || break
+    name=$(basename "$f" .mlir)
+    timeout -k 5 25 compute-sanitizer --tool racecheck \
+      --target-processes all --racecheck-report all \
+      tessel-run "$f" --measure=cuda --cuda-path="$CUDA_PATH" --min-time-ms=0 \
+      --timeout=60 -o "$RESULTS/barriers/racecheck-$name.json" \
+      > "$RESULTS/barriers/racecheck-$name.log" 2>&1
+    log "racecheck $name: exit $? ($(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$RESULTS/barriers/racecheck-$name.log" | tr '\n' ' '))"
+  done
+  pack
 fi
-
-# --- 3. TF32 -----------------------------------------------------------------
-gpu_tune matmul-1024-tf32 60 "$CHECK/matmul-1024.mlir" --measure=cuda \
-  --allow-tf32 --strategy=evolutionary --trials=300 --min-time-ms=20
+gpu_tune matmul-1024-f32 50 "$CHECK/matmul-1024.mlir" --measure=cuda \
+  --strategy=evolutionary --trials=300 --min-time-ms=20
 
 # --- 4. f16 on tensor cores against cuBLAS ------------------------------------
-gpu_tune matmul-4096-f16 90 "$CHECK/matmul-4096-f16.mlir" --measure=cuda \
+gpu_tune matmul-4096-f16 60 "$CHECK/matmul-4096-f16.mlir" --measure=cuda \
   --strategy=evolutionary --trials=300 --min-time-ms=20
 log "cuBLAS f16 4096^3 through torch.matmul"
 timeout 60 python3 - > "$RESULTS/cublas-f16.txt" 2>&1 <<'PY'
@@ -73,6 +97,25 @@ print(f"cuBLAS f16 4096^3 (f16 out, torch {torch.__version__}): median {median:.
       f"{2 * 4096**3 / median / 1e6:.1f} TFLOP/s")
 PY
 log "$(cat "$RESULTS/cublas-f16.txt" | tail -1)"
+
+# --- 2. The queue with a CUDA worker ----------------------------------------
+share=$(budget 30)
+if [ "$share" -ge 15 ]; then
+  timeout $((share + 60)) tessel-worker --db="$RESULTS/tune/queue-bert-scores.db" \
+    --measure=cuda --max-idle=120 --name=gpu0 \
+    > "$RESULTS/tune/queue-worker.log" 2>&1 &
+  worker=$!
+  gpu_tune queue-bert-scores "$share" "$CHECK/bert-scores.mlir" \
+    --measure=queue:"$RESULTS/tune/queue-bert-scores.db" \
+    --queue-target=cuda:h100-sxm --strategy=evolutionary --trials=250 \
+    --measures-per-round=32
+  kill "$worker" 2>/dev/null; wait "$worker"
+  log "queue worker: exit $? ($(tail -1 "$RESULTS/tune/queue-worker.log"))"
+fi
+
+# --- 3. TF32 -----------------------------------------------------------------
+gpu_tune matmul-1024-tf32 30 "$CHECK/matmul-1024.mlir" --measure=cuda \
+  --allow-tf32 --strategy=evolutionary --trials=300 --min-time-ms=20
 
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu \
   --format=csv >> "$RESULTS/machine.txt" 2>&1

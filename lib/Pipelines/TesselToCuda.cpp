@@ -165,6 +165,8 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
   materialize.asyncCopies = getSmVersion(options.chip) >= 80;
   materialize.allowTf32 = options.allowTf32;
   pm.addPass(createTesselMaterialize(materialize));
+  if (options.barriers == BarrierPlacement::Dependences)
+    pm.addPass(createTesselPlaceBarriers());
 
   // Kernels: outline, lower to NVVM, serialize to PTX.
   pm.addPass(createConvertLinalgToLoopsPass());

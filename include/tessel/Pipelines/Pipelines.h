@@ -7,6 +7,8 @@
 #ifndef TESSEL_PIPELINES_PIPELINES_H
 #define TESSEL_PIPELINES_PIPELINES_H
 
+#include "tessel/Dialect/Tessel/Transforms/Barriers.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -54,6 +56,17 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
       *this, "default-configs",
       llvm::cl::desc("Give unscheduled ops a default schedule"),
       llvm::cl::init(true)};
+  PassOptions::Option<BarrierPlacement> barriers{
+      *this, "barriers",
+      llvm::cl::desc("Where the kernels' barriers go (docs/Barriers.md)"),
+      llvm::cl::init(BarrierPlacement::Dependences),
+      llvm::cl::values(
+          clEnumValN(BarrierPlacement::Dependences, "dependences",
+                     "where one thread may read or overwrite what another "
+                     "thread touched since the last barrier"),
+          clEnumValN(BarrierPlacement::AfterEveryForall, "after-every-forall",
+                     "after every thread forall (every copy round and "
+                     "virtual thread), as upstream's thread mapping does"))};
 };
 
 /// The PTX ISA feature string (`+ptxNN`) a chip `sm_XY` needs, or failure

@@ -243,6 +243,19 @@ def TesselOutlineKernels : Pass<"tessel-outline-kernels", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::DLTIDialect"];
 }
 
+def TesselPlaceBarriers : Pass<"tessel-place-barriers", "ModuleOp"> {
+  let summary = "Put barriers where threads exchange data, and nowhere else";
+  let description = [{
+    Replaces the `gpu.barrier`s of every `gpu.launch` (upstream's thread
+    mapping leaves one after every thread forall: every copy round, every
+    virtual thread) by barriers before the accesses that may conflict with
+    an access of another thread since the last barrier, loops' back edges
+    included (Barriers.h): one after a shared tile is written, one before it
+    is overwritten. Launches with a pipelined staging loop keep theirs.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def TesselCheckKernelSize : Pass<"tessel-check-kernel-size", "ModuleOp"> {
   let summary = "Reject kernels too large for LLVM to compile in reasonable time";
   let description = [{

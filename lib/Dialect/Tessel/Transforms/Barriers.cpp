@@ -1,0 +1,420 @@
+//===- Barriers.cpp - Barriers where threads exchange data ----------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Upstream's barriers cut the kernel into phases: the body of one thread
+// forall (one copy round, one virtual thread, one op's threads). The
+// iterations of a forall are independent, so accesses of one phase never
+// need ordering between threads; only accesses of different phases may.
+//
+// The analysis walks the body of a launch in program order with the set of
+// memory accesses made since the last barrier ("pending"). An access that
+// conflicts with a pending access of another phase gets a barrier right
+// before it, which empties the set. A conflict is two accesses to one
+// buffer, at least one a write; buffers are told apart by their root (the
+// allocation or kernel operand under all views), and private (per-thread)
+// buffers never conflict. Two writes conflict only as writesConflict says.
+// So at most one barrier goes into a phase where upstream put one after it,
+// and none where the phases on both sides share no buffer a write touches.
+//
+// Loops whose bounds are the same for every thread are walked until the set
+// at the top of the body stops changing (the back edge: the next step's
+// copies overwrite what this step read); what crosses the back edge of a
+// loop that contains a barrier belongs to an earlier phase. A loop or branch
+// that conflicts with what is pending gets its barrier before it rather than
+// in each step. Thread-dependent regions (the `scf.if` of a predicated
+// thread forall, loops with thread-dependent bounds) are single steps whose
+// accesses are those of everything inside, and keep any barrier inside them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/Transforms/Barriers.h"
+
+#include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <set>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+
+/// What a write stores.
+enum class Stored {
+  /// A value computed or loaded in the kernel.
+  Computed,
+  /// A constant (a fill), named by `Access::constant`.
+  Constant,
+  /// Unknown (an op that writes without a plain stored value).
+  Unknown,
+};
+
+/// One memory access: the buffer's root (null for memory the analysis
+/// cannot name, which conflicts with everything), whether it writes, and
+/// for a write what it stores.
+struct Access {
+  Value root;
+  bool write = false;
+  Stored stored = Stored::Unknown;
+  /// The constant a `Stored::Constant` write stores.
+  Attribute constant;
+  /// The phase of the access (kEarlierPhase: from a previous step of a
+  /// loop, a phase of its own).
+  int64_t phase = 0;
+
+  auto key() const {
+    return std::make_tuple(root.getAsOpaquePointer(), write, stored,
+                           constant.getAsOpaquePointer(), phase);
+  }
+  bool operator<(const Access &other) const { return key() < other.key(); }
+  bool operator==(const Access &other) const { return key() == other.key(); }
+};
+using AccessSet = std::set<Access>;
+
+/// The phase of accesses that crossed the back edge of a loop holding a
+/// barrier: earlier than any phase of the current step.
+static constexpr int64_t kEarlierPhase = -1;
+
+/// Whether two writes of one buffer by different threads must be ordered.
+/// Tiling gives the threads (and the rounds of a copy) of one op disjoint
+/// elements, so two stores of computed values write one element only if
+/// two ops do, and an op that overwrites another op's result without
+/// reading it (which would order them) is a fill followed by a copy: one of
+/// the two stores a constant. Two fills of one constant commute.
+static bool writesConflict(const Access &a, const Access &b) {
+  if (a.stored == Stored::Unknown || b.stored == Stored::Unknown)
+    return true;
+  if (a.stored == Stored::Computed && b.stored == Stored::Computed)
+    return false;
+  return !(a.stored == Stored::Constant && b.stored == Stored::Constant &&
+           a.constant == b.constant);
+}
+
+static bool conflict(const Access &a, const Access &b) {
+  if (a.phase == b.phase || (!a.write && !b.write))
+    return false;
+  if (!a.root || !b.root)
+    return true;
+  if (a.root != b.root)
+    return false;
+  return !(a.write && b.write) || writesConflict(a, b);
+}
+
+static std::optional<gpu::AddressSpace> getAddressSpace(Value memref) {
+  auto type = dyn_cast<BaseMemRefType>(memref.getType());
+  auto space = type ? dyn_cast_if_present<gpu::AddressSpaceAttr>(
+                          type.getMemorySpace())
+                    : nullptr;
+  if (!space)
+    return std::nullopt;
+  return space.getValue();
+}
+
+class BarrierPlacer {
+public:
+  explicit BarrierPlacer(gpu::LaunchOp launch) : launch(launch) {}
+
+  /// Decides where barriers go; returns their positions (the ops they
+  /// precede).
+  ArrayRef<Operation *> run() {
+    (void)walkBlock(launch.getBody().front(), AccessSet());
+    return barrierBefore.getArrayRef();
+  }
+
+  /// Numbers the phases (the barriers in pre-order) and returns the
+  /// barriers at uniform positions, which run() replaces.
+  SmallVector<gpu::BarrierOp> numberPhases() {
+    SmallVector<gpu::BarrierOp> uniformBarriers;
+    int64_t phase = 0;
+    launch.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto barrier = dyn_cast<gpu::BarrierOp>(op)) {
+        ++phase;
+        if (isAtUniformPosition(op))
+          uniformBarriers.push_back(barrier);
+      }
+      phaseOf[op] = phase;
+      phaseAfter[op] = phase;
+      // Ancestors end in the latest phase of what they hold.
+      for (Operation *parent = op->getParentOp();
+           parent && parent != launch.getOperation();
+           parent = parent->getParentOp())
+        phaseAfter[parent] = phase;
+    });
+    return uniformBarriers;
+  }
+
+private:
+  /// The buffer under all views of `memref`.
+  static Value getRoot(Value memref) {
+    while (Operation *def = memref.getDefiningOp()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+        memref = view.getViewSource();
+        continue;
+      }
+      if (auto cast = dyn_cast<memref::CastOp>(def)) {
+        memref = cast.getSource();
+        continue;
+      }
+      break;
+    }
+    return memref;
+  }
+
+  /// Whether every thread has its own copy of `root`.
+  bool isPrivate(Value root) {
+    std::optional<gpu::AddressSpace> space = getAddressSpace(root);
+    if (space)
+      return *space == gpu::AddressSpace::Private;
+    // An allocation inside the kernel in the default memory space is the
+    // thread's own (a register tile that stayed in memory).
+    Operation *def = root.getDefiningOp();
+    return def && launch->isProperAncestor(def) &&
+           isa<memref::AllocaOp, memref::AllocOp>(def);
+  }
+
+  bool isGlobal(Value root) {
+    std::optional<gpu::AddressSpace> space = getAddressSpace(root);
+    return !isPrivate(root) &&
+           (!space || *space == gpu::AddressSpace::Global);
+  }
+
+  /// The constant `value` is (a splat or a broadcast scalar), or null.
+  static Attribute getConstant(Value value) {
+    if (auto broadcast = value.getDefiningOp<vector::BroadcastOp>())
+      value = broadcast.getSource();
+    Attribute constant;
+    if (matchPattern(value, m_Constant(&constant)))
+      return constant;
+    return {};
+  }
+
+  /// The value `op` stores, when it is a plain store.
+  static Value getStoredValue(Operation *op) {
+    if (auto write = dyn_cast<vector::TransferWriteOp>(op))
+      return write.getVector();
+    if (auto store = dyn_cast<vector::StoreOp>(op))
+      return store.getValueToStore();
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      return store.getValueToStore();
+    return {};
+  }
+
+  /// Appends the accesses of `op` and everything nested in it.
+  void collectAccesses(Operation *op, AccessSet &accesses) {
+    if (isa<gpu::BarrierOp>(op))
+      return;
+    if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (const MemoryEffects::EffectInstance &effect : instances) {
+        bool write = isa<MemoryEffects::Write>(effect.getEffect());
+        if (!write && !isa<MemoryEffects::Read>(effect.getEffect()))
+          continue; // Allocation and free touch no data.
+        Value value = effect.getValue();
+        if (!value) {
+          accesses.insert(
+              Access{Value(), write, Stored::Unknown, {}, phaseOf.lookup(op)});
+          continue;
+        }
+        Value root = getRoot(value);
+        if (isPrivate(root))
+          continue;
+        Access access{root, write, Stored::Unknown, {}, phaseOf.lookup(op)};
+        if (write)
+          if (Value stored = getStoredValue(op)) {
+            access.stored = Stored::Computed;
+            if (Attribute constant = getConstant(stored)) {
+              access.stored = Stored::Constant;
+              access.constant = constant;
+            }
+          }
+        accesses.insert(access);
+      }
+    } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+               op->getNumRegions() == 0) {
+      // Unknown effects: anything, anywhere.
+      accesses.insert(
+          Access{Value(), true, Stored::Unknown, {}, phaseOf.lookup(op)});
+      return;
+    }
+    for (Region &region : op->getRegions())
+      for (Operation &nested : region.getOps())
+        collectAccesses(&nested, accesses);
+  }
+
+  /// Whether every thread of the block computes the same `value`.
+  bool isUniform(Value value) {
+    auto it = uniform.find(value);
+    if (it != uniform.end())
+      return it->second;
+    bool result = computeUniform(value);
+    uniform[value] = result;
+    return result;
+  }
+
+  bool computeUniform(Value value) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      Operation *owner = arg.getOwner()->getParentOp();
+      if (owner == launch.getOperation()) {
+        gpu::KernelDim3 threads = launch.getThreadIds();
+        return value != threads.x && value != threads.y && value != threads.z;
+      }
+      if (auto loop = dyn_cast<scf::ForOp>(owner))
+        return arg == loop.getInductionVar() && isUniformLoop(loop);
+      return !launch->isAncestor(owner);
+    }
+    Operation *def = value.getDefiningOp();
+    if (!launch->isProperAncestor(def))
+      return true;
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp>(def) || def->getNumRegions() ||
+        !isMemoryEffectFree(def))
+      return false;
+    return llvm::all_of(def->getOperands(),
+                        [&](Value v) { return isUniform(v); });
+  }
+
+  /// Whether every thread of the block reaches `op` (or none does).
+  bool isAtUniformPosition(Operation *op) {
+    for (Operation *parent = op->getParentOp();
+         parent != launch.getOperation(); parent = parent->getParentOp()) {
+      if (auto loop = dyn_cast<scf::ForOp>(parent); loop && isUniformLoop(loop))
+        continue;
+      if (auto branch = dyn_cast<scf::IfOp>(parent);
+          branch && isUniform(branch.getCondition()))
+        continue;
+      return false;
+    }
+    return true;
+  }
+
+  bool isUniformLoop(scf::ForOp loop) {
+    return isUniform(loop.getLowerBound()) &&
+           isUniform(loop.getUpperBound()) && isUniform(loop.getStep());
+  }
+
+  static bool conflicts(const AccessSet &pending, const AccessSet &accesses) {
+    for (const Access &a : pending)
+      for (const Access &b : accesses)
+        if (conflict(a, b))
+          return true;
+    return false;
+  }
+
+  /// Walks `block` with `pending` accesses before it; returns the pending
+  /// accesses at its end.
+  AccessSet walkBlock(Block &block, AccessSet pending) {
+    for (Operation &op : block.without_terminator()) {
+      if (isa<gpu::BarrierOp>(op)) {
+        pending.clear();
+        continue;
+      }
+      if (barrierBefore.contains(&op))
+        pending.clear();
+      auto uniformLoop = dyn_cast<scf::ForOp>(op);
+      if (uniformLoop && !isUniformLoop(uniformLoop))
+        uniformLoop = nullptr;
+      auto uniformBranch = dyn_cast<scf::IfOp>(op);
+      if (uniformBranch && !isUniform(uniformBranch.getCondition()))
+        uniformBranch = nullptr;
+      if (uniformLoop || uniformBranch) {
+        // One barrier before a loop rather than one in each of its steps
+        // when what it conflicts with comes from before it.
+        AccessSet inside;
+        collectAccesses(&op, inside);
+        if (conflicts(pending, inside)) {
+          barrierBefore.insert(&op);
+          pending.clear();
+        }
+      }
+      if (auto loop = uniformLoop) {
+        // Iterate to the fixed point of the set at the top of the body
+        // (it only grows; barriers are only added).
+        // A loop holding a barrier runs each step in phases of its own.
+        bool stepsArePhases = phaseAfter.lookup(&op) != phaseOf.lookup(&op);
+        AccessSet top = pending, bottom;
+        for (unsigned round = 0; round < 8; ++round) {
+          bottom = walkBlock(*loop.getBody(), top);
+          AccessSet next;
+          for (AccessSet *set : {&pending, &bottom})
+            for (Access access : *set) {
+              if (stepsArePhases)
+                access.phase = kEarlierPhase;
+              next.insert(access);
+            }
+          if (next == top)
+            break;
+          top = std::move(next);
+        }
+        pending.insert(bottom.begin(), bottom.end());
+        continue;
+      }
+      if (auto branch = uniformBranch) {
+        AccessSet after = walkBlock(*branch.thenBlock(), pending);
+        if (Block *elseBlock = branch.elseBlock()) {
+          AccessSet elseAfter = walkBlock(*elseBlock, pending);
+          after.insert(elseAfter.begin(), elseAfter.end());
+        } else {
+          after.insert(pending.begin(), pending.end());
+        }
+        pending = std::move(after);
+        continue;
+      }
+      AccessSet accesses;
+      collectAccesses(&op, accesses);
+      if (conflicts(pending, accesses)) {
+        barrierBefore.insert(&op);
+        pending.clear();
+      }
+      pending.insert(accesses.begin(), accesses.end());
+    }
+    return pending;
+  }
+
+  gpu::LaunchOp launch;
+  llvm::SetVector<Operation *> barrierBefore;
+  llvm::DenseMap<Value, bool> uniform;
+  /// The phase each op starts in, and the one the last op it holds is in.
+  llvm::DenseMap<Operation *, int64_t> phaseOf, phaseAfter;
+};
+
+} // namespace
+
+FailureOr<unsigned> tessel::placeBarriersByDependences(gpu::LaunchOp launch,
+                                                       std::string &why) {
+  if (!launch.getBody().hasOneBlock()) {
+    why = "the kernel body has several blocks";
+    return failure();
+  }
+  WalkResult pipelined = launch.getBody().walk([&](Operation *op) {
+    return op->hasAttr(TesselDialect::kPipelineSyncAttrName)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (pipelined.wasInterrupted()) {
+    why = "the kernel has a pipelined staging loop";
+    return failure();
+  }
+  BarrierPlacer placer(launch);
+  for (gpu::BarrierOp barrier : placer.numberPhases())
+    barrier.erase();
+  ArrayRef<Operation *> positions = placer.run();
+  for (Operation *op : positions) {
+    OpBuilder builder(op);
+    gpu::BarrierOp::create(builder, op->getLoc());
+  }
+  return positions.size();
+}
