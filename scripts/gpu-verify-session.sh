@@ -40,33 +40,38 @@ pack
 
 # --- 5. Barriers: before and after, races, a tuning run ---------------------
 BARRIERS="$BUNDLE/benchmarks/barriers"
+# Modules compiled elsewhere (scripts/gpu-barrier-modules.sh) when the bundle
+# has no tessel-opt; otherwise compiled here.
+MODULES="${BARRIER_MODULES:-$RESULTS/barriers}"
 mkdir -p "$RESULTS/barriers"
-log "barriers: A/B of $(ls "$BARRIERS" | grep -c 'mlir$') schedules"
+log "barriers: before/after of $(ls "$BARRIERS" | grep -c 'mlir$') schedules"
 for f in "$BARRIERS"/*.mlir; do
   name=$(basename "$f" .mlir)
-  case "$name" in small-*) continue ;; esac
   for mode in after-every-forall dependences; do
     out="$RESULTS/barriers/$name.$mode"
-    timeout 60 tessel-opt "$f" \
+    module="$MODULES/$name.$mode.mlir"
+    [ -f "$module" ] || timeout 60 tessel-opt "$f" \
       --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH barriers=$mode" \
-      -o "$out.compiled.mlir" 2> "$out.err" &&
-      timeout 60 tessel-run "$out.compiled.mlir" --reference="$f" \
-        --measure=cuda --cuda-path="$CUDA_PATH" --min-time-ms=20 \
-        -o "$out.json" 2>> "$out.err"
+      -o "$module" 2> "$out.err"
+    timeout 60 tessel-run "$module" --reference="$f" \
+      --measure=cuda --cuda-path="$CUDA_PATH" --min-time-ms=20 \
+      -o "$out.json" 2>> "$out.err"
     log "barriers: $name $mode: exit $? ($(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r.get('status'), r.get('verified'), (r.get('timing') or {}).get('median_us'))" "$out.json" 2>&1 | tail -1))"
-    rm -f "$out.compiled.mlir"
   done
 done
 pack
 # Racecheck: the sanitizer follows tessel-run's runner process.
 if command -v compute-sanitizer >/dev/null; then
-  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{matmul,row_reduction_generic,conv_bias_relu_fused,matmul_bias_relu_fused,pooling_nchw_max}.mlir; do
+  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{row_reduction_generic,matmul_bias_relu_fused,conv_bias_relu_fused}.mlir; do
     [ "$(elapsed)" -lt 290 ] || break
     name=$(basename "$f" .mlir)
-    timeout -k 5 25 compute-sanitizer --tool racecheck \
+    input=("$f")
+    [ -f "$MODULES/$name.dependences.mlir" ] &&
+      input=("$MODULES/$name.dependences.mlir" --reference="$f")
+    timeout -k 5 20 compute-sanitizer --tool racecheck \
       --target-processes all --racecheck-report all \
-      tessel-run "$f" --measure=cuda --cuda-path="$CUDA_PATH" --min-time-ms=0 \
-      --timeout=60 -o "$RESULTS/barriers/racecheck-$name.json" \
+      tessel-run "${input[@]}" --measure=cuda --cuda-path="$CUDA_PATH" \
+      --min-time-ms=0 --timeout=60 -o "$RESULTS/barriers/racecheck-$name.json" \
       > "$RESULTS/barriers/racecheck-$name.log" 2>&1
     log "racecheck $name: exit $? ($(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$RESULTS/barriers/racecheck-$name.log" | tr '\n' ' '))"
   done
