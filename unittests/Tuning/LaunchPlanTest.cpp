@@ -154,6 +154,54 @@ TEST_F(LaunchPlanTest, PtxOnlyModulesAreRejected) {
             "format=bin or format=fatbin)");
 }
 
+// The reference runs each op's reduction loops outside the loop over the
+// output's last dimension (for speed); every output element must still add
+// its terms in the original order: float sums in that order, to the bit.
+TEST_F(LaunchPlanTest, CpuReferenceSumsInTheOpsOrder) {
+  OwningOpRef<ModuleOp> source = parseSourceString<ModuleOp>(R"mlir(
+    func.func @forward(%a: tensor<37x45xf32>, %b: tensor<45x29xf32>, %x: tensor<45x37xf32>) -> (tensor<37x29xf32>, tensor<37xf32>) {
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<37x29xf32>
+      %init = linalg.fill ins(%zero : f32) outs(%e : tensor<37x29xf32>) -> tensor<37x29xf32>
+      %0 = linalg.matmul ins(%a, %b : tensor<37x45xf32>, tensor<45x29xf32>) outs(%init : tensor<37x29xf32>) -> tensor<37x29xf32>
+      %e1 = tensor.empty() : tensor<37xf32>
+      %init1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<37xf32>) -> tensor<37xf32>
+      %1 = linalg.generic {indexing_maps = [affine_map<(j, i) -> (i, j)>, affine_map<(j, i) -> (j)>], iterator_types = ["parallel", "reduction"]}
+          ins(%x : tensor<45x37xf32>) outs(%init1 : tensor<37xf32>) {
+      ^bb0(%v: f32, %acc: f32):
+        %s = arith.addf %acc, %v : f32
+        linalg.yield %s : f32
+      } -> tensor<37xf32>
+      return %0, %1 : tensor<37x29xf32>, tensor<37xf32>
+    })mlir", &context);
+  ASSERT_TRUE(source);
+  auto reference = computeReference(*source, "forward", /*seed=*/3);
+  ASSERT_TRUE(static_cast<bool>(reference))
+      << llvm::toString(reference.takeError());
+  ASSERT_EQ(reference->outputs.size(), 2u);
+  auto floats = [](const HostTensor &t) {
+    return reinterpret_cast<const float *>(t.data.data());
+  };
+  const float *a = floats(reference->inputs[0]), *b = floats(reference->inputs[1]),
+              *x = floats(reference->inputs[2]);
+  const float *c = floats(reference->outputs[0]), *sums = floats(reference->outputs[1]);
+  for (int64_t m = 0; m < 37; ++m)
+    for (int64_t n = 0; n < 29; ++n) {
+      float sum = 0;
+      for (int64_t k = 0; k < 45; ++k) {
+        volatile float product = a[m * 45 + k] * b[k * 29 + n];
+        sum = sum + product;
+      }
+      ASSERT_EQ(c[m * 29 + n], sum) << "at " << m << ", " << n;
+    }
+  for (int64_t j = 0; j < 37; ++j) {
+    float sum = 0;
+    for (int64_t i = 0; i < 45; ++i)
+      sum = sum + x[i * 37 + j];
+    ASSERT_EQ(sums[j], sum) << "at " << j;
+  }
+}
+
 TEST_F(LaunchPlanTest, CpuReferenceComputesTheMatmul) {
   OwningOpRef<ModuleOp> source = parseSourceString<ModuleOp>(kMatmul, &context);
   ASSERT_TRUE(source);
