@@ -138,16 +138,8 @@ static FailureOr<std::string> checkOptions(const TesselToCudaOptions &options,
   return features;
 }
 
-LogicalResult
-tessel::buildTesselToCudaPipeline(OpPassManager &pm,
-                                  const TesselToCudaOptions &options,
-                                  llvm::raw_ostream &errors) {
-  std::string message;
-  FailureOr<std::string> checked = checkOptions(options, message);
-  if (failed(checked))
-    return errors << "error: " << message << "\n", failure();
-  std::string features = *checked;
-
+void tessel::buildTesselToKernelsPipeline(OpPassManager &pm,
+                                          const TesselToCudaOptions &options) {
   // Fusion (which canonicalizes too) exactly as task extraction and
   // --tessel-apply-tuned see the model, then frontend clean-up: fold shape
   // checks and drop what Tessel does not run.
@@ -168,13 +160,26 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
   if (options.barriers == BarrierPlacement::Dependences)
     pm.addPass(createTesselPlaceBarriers());
 
-  // Kernels: outline, lower to NVVM, serialize to PTX.
+  // Kernels: outline, and check that LLVM can compile them in time.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createTesselOutlineKernels());
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createTesselCheckKernelSize());
+}
+
+LogicalResult
+tessel::buildTesselToCudaPipeline(OpPassManager &pm,
+                                  const TesselToCudaOptions &options,
+                                  llvm::raw_ostream &errors) {
+  std::string message;
+  FailureOr<std::string> checked = checkOptions(options, message);
+  if (failed(checked))
+    return errors << "error: " << message << "\n", failure();
+  std::string features = *checked;
+
+  buildTesselToKernelsPipeline(pm, options);
   addNvvmLowering(pm, options, features);
 
   // Cubins: assemble with ptxas, recording each kernel's resources.
@@ -209,7 +214,7 @@ void tessel::registerTesselPipelines() {
           return errorHandler(message);
         return buildTesselToCudaPipeline(pm, options, errors);
       },
-      [](function_ref<void(const detail::PassOptions &)> optionHandler) {
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
         optionHandler(TesselToCudaOptions());
       });
 }

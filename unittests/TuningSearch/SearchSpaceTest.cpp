@@ -102,7 +102,14 @@ protected:
           EXPECT_EQ(next.getUnroll(), current.getUnroll());
         } else {
           next = space->mutateUnroll(current, rng);
-          EXPECT_NE(next.getUnroll(), current.getUnroll());
+          // The same config only when no other unroll value keeps the
+          // kernel within the kernel-size limit.
+          if (next.getUnroll() == current.getUnroll())
+            EXPECT_GT(space->estimateUnrolledLoops(ConfigAttr::get(
+                          &context, getTileVectors(current), 16,
+                          current.getVector(), current.getStages())),
+                      kMaxKernelLoops)
+                << str(current);
           EXPECT_EQ(next.getTiles(), current.getTiles());
         }
         ASSERT_TRUE(verifies(op, sketch, next));
@@ -336,6 +343,91 @@ TEST_F(SearchSpaceTest, CheckExplainsDeviceLimits) {
   EXPECT_EQ(estimate.accumulators, 16);
   EXPECT_EQ(estimate.operands, 16); // 4x2 of A, 2x4 of B
   EXPECT_EQ(estimate.stagedLoads, 2);
+}
+
+/// GPT-2's QKV projection with its bias: one task, the add fused.
+constexpr const char *kGpt2QkvBias = R"mlir(
+func.func @f(%a: tensor<256x768xf32>, %b: tensor<768x2304xf32>, %bias: tensor<2304xf32>) -> tensor<256x2304xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x2304xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x2304xf32>) -> tensor<256x2304xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x768xf32>, tensor<768x2304xf32>) outs(%c : tensor<256x2304xf32>) -> tensor<256x2304xf32>
+  %o = tensor.empty() : tensor<256x2304xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<256x2304xf32>, tensor<2304xf32>) outs(%o : tensor<256x2304xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<256x2304xf32>
+  return %r : tensor<256x2304xf32>
+})mlir";
+
+// With fused consumers the block's accumulator is a workgroup buffer: the
+// space counts it, so that the schedule 300 analytic trials picked for this
+// projection (48 KiB of staged tiles + 12 KiB of accumulator, which ptxas
+// refused) is out of the space.
+TEST_F(SearchSpaceTest, FusedAccumulatorCountsInSharedMemory) {
+  TuningTask &task = taskOf(kGpt2QkvBias);
+  ASSERT_EQ(task.fusedConsumers, 1);
+  SketchAttr sketch;
+  for (SketchAttr s : task.sketches)
+    if (s.getKind() == SketchKind::MultiLevelTiling &&
+        s.getFusedConsumers() == 1 && s.getShared().size() == 2)
+      sketch = s;
+  ASSERT_TRUE(sketch);
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), sketch, device);
+  ASSERT_TRUE(succeeded(space));
+  ConfigAttr picked = ConfigAttr::get(
+      &context, {{8, 1, 4, 4, 2}, {24, 6, 16, 1, 1}, {8, 96, 1}}, 16, {1, 1});
+  // Block tile 32 x 96, k 96 a stage: A 32x96 and B 96x96 staged (48 KiB),
+  // the accumulator 32 x 96 (12 KiB).
+  EXPECT_EQ(space->getSharedMemoryBytes(picked), (32 * 96 + 96 * 96 + 32 * 96) * 4);
+  std::string why;
+  EXPECT_TRUE(failed(space->check(picked, &why)));
+  EXPECT_NE(why.find("61440 bytes of shared memory"), std::string::npos) << why;
+  // Each buffer starts at a 16-byte boundary: a block tile of 1 x 3 with k
+  // 8 a stage stages 1 x 8 and 8 x 3 floats (32 and 96 bytes) and keeps a
+  // 1 x 3 accumulator (12 bytes, 16 with its padding).
+  ConfigAttr odd = ConfigAttr::get(
+      &context, {{256, 1, 1, 1, 1}, {768, 1, 3, 1, 1}, {96, 8, 1}}, 16, {1, 1});
+  EXPECT_EQ(space->getSharedMemoryBytes(odd), 32 + 96 + 16);
+}
+
+// A convolution that is not vectorized keeps one loop per op loop in every
+// unrolled copy of its register-level op; the space rejects configs whose
+// copies exceed the kernel-size limit (the schedule the README's AlexNet
+// example picked had 3,370 loops).
+TEST_F(SearchSpaceTest, UnrolledLoopsOverTheKernelLimitAreRejected) {
+  TuningTask &task = taskOf(R"mlir(
+func.func @f(%x: tensor<1x64x31x31xf32>, %w: tensor<192x64x5x5xf32>) -> tensor<1x192x27x27xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x192x27x27xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x192x27x27xf32>) -> tensor<1x192x27x27xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : tensor<1x64x31x31xf32>, tensor<192x64x5x5xf32>) outs(%c : tensor<1x192x27x27xf32>) -> tensor<1x192x27x27xf32>
+  return %r : tensor<1x192x27x27xf32>
+})mlir");
+  SketchAttr sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,
+                                      "SSSRRSRS", {0, 1},
+                                      /*registerAccumulator=*/true, 0);
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), sketch, device);
+  ASSERT_TRUE(succeeded(space));
+  SmallVector<SmallVector<int64_t>> tiles = {
+      {1, 1, 1, 1, 1}, {6, 2, 16, 1, 1}, {9, 1, 3, 1, 1}, {3, 3, 3, 1, 1},
+      {4, 16, 1},      {5, 1, 1},        {1, 5, 1}};
+  // 2 x 3 virtual threads x (16 x 5 middle reduction steps, unrolled) x 7.
+  ConfigAttr unrolled = ConfigAttr::get(&context, tiles, 1024, {1, 1});
+  EXPECT_EQ(space->estimateUnrolledLoops(unrolled), 6 * 80 * 7);
+  std::string why;
+  EXPECT_TRUE(failed(space->check(unrolled, &why)));
+  EXPECT_EQ(why, "at least 3360 loops after unrolling; the kernel-size limit "
+                 "is 1024");
+  // With the middle level not unrolled: 6 copies.
+  ConfigAttr rolled = ConfigAttr::get(&context, tiles, 16, {1, 1});
+  EXPECT_EQ(space->estimateUnrolledLoops(rolled), 6 * 7);
+  EXPECT_TRUE(succeeded(space->check(rolled, &why))) << why;
 }
 
 /// A matmul small enough to enumerate.

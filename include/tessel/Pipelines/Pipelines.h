@@ -73,6 +73,15 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
 /// for a chip older than sm_70 or not of that form.
 FailureOr<std::string> getDefaultPtxFeatures(StringRef chip);
 
+/// Adds the passes of `tessel-to-cuda` that make the kernels (fusion,
+/// default schedules, materialization, barriers, outlining) up to and
+/// including the kernel-size check, without lowering them to NVVM: what
+/// rejects a schedule before LLVM and ptxas see it. `options` must have
+/// passed the checks of buildTesselToCudaPipeline (only `chip`, `fuse`,
+/// `allow-tf32`, `default-configs` and `barriers` matter here).
+void buildTesselToKernelsPipeline(OpPassManager &pm,
+                                  const TesselToCudaOptions &options);
+
 /// Adds the passes that take a module of linalg ops (on tensors or buffers)
 /// to a module whose kernels are `gpu.binary` ops. Fails, writing
 /// "error: ..." to `errors`, on an unsupported chip or format.

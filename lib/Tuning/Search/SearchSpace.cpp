@@ -124,6 +124,9 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
            getElementBytes(input->get())});
   for (OpOperand &init : op.getDpsInitsMutable())
     space.initElementBytes.push_back(getElementBytes(init.get()));
+  space.vectorizable =
+      llvm::all_of(op.getIndexingMapsArray(),
+                   [](AffineMap map) { return map.isProjectedPermutation(); });
   return space;
 }
 
@@ -143,14 +146,52 @@ int64_t SearchSpace::getSharedMemoryBytes(ConfigAttr config) const {
 int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles,
                                           int64_t stages) const {
   SmallVector<int64_t> tile = getBlockTile(sketch, tiles, nest);
+  // Every workgroup buffer (and each slot of a pipelined one) starts at a
+  // 16-byte boundary.
   int64_t bytes = 0;
   for (auto [footprint, elementBytes] :
-       llvm::zip(sharedFootprints, sharedElementBytes)) {
-    int64_t buffer = footprint.getElements(tile) * elementBytes;
-    // A pipelined buffer's slots start at 16-byte boundaries.
-    bytes += stages > 1 ? llvm::alignTo(buffer, 16) * stages : buffer;
+       llvm::zip(sharedFootprints, sharedElementBytes))
+    bytes += llvm::alignTo(footprint.getElements(tile) * elementBytes, 16) *
+             stages;
+  // With fused consumers the block's accumulator is a workgroup buffer too
+  // (the fused init: ScheduleScript's writeBlockTiling).
+  if (sketch.getFusedConsumers() > 0) {
+    int64_t outputs = 1;
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      if (!nest.isReduction[loop])
+        outputs *= tile[loop];
+    for (int64_t elementBytes : initElementBytes)
+      bytes += llvm::alignTo(outputs * elementBytes, 16);
   }
   return bytes;
+}
+
+int64_t SearchSpace::estimateUnrolledLoops(ConfigAttr config) const {
+  return estimateUnrolledLoops(getTileVectors(config), config.getUnroll());
+}
+
+int64_t SearchSpace::estimateUnrolledLoops(LoopTiles tiles,
+                                           int64_t unroll) const {
+  if (vectorizable || sketch.getKind() != SketchKind::MultiLevelTiling)
+    return 0;
+  // Space levels: block, vthread (1), thread, outer register tile (3),
+  // inner register tile; reduction levels: stage, middle (1), inner.
+  int64_t copies = 1, middle = 1;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    ArrayRef<int64_t> levels = tiles[loop];
+    if (nest.isReduction[loop]) {
+      if (levels.size() > 2)
+        middle *= levels[1];
+      continue;
+    }
+    if (std::optional<unsigned> level = sketch.getVThreadLevel())
+      copies *= levels[*level];
+    if (levels.size() > 4)
+      copies *= levels[3];
+  }
+  if (middle <= unroll)
+    copies *= middle;
+  return copies * static_cast<int64_t>(nest.size());
 }
 
 SmallVector<int64_t> SearchSpace::getStageOptions(LoopTiles tiles) const {
@@ -270,6 +311,11 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
   if (config.getStages() > maxStages)
     return fail("stages " + Twine(config.getStages()) + " exceed the " +
                 Twine(maxStages) + " this space allows");
+  int64_t loops = estimateUnrolledLoops(config);
+  if (loops > kMaxKernelLoops)
+    return fail("at least " + Twine(loops) +
+                " loops after unrolling; the kernel-size limit is " +
+                Twine(kMaxKernelLoops));
   return checkDeviceLimits(getTileVectors(config), config.getVector(), why,
                            config.getStages());
 }
@@ -423,13 +469,15 @@ SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
           SmallVector<int64_t> vector;
           for (auto [index, choice] : llvm::enumerate(w))
             vector.push_back(widths[index][choice]);
-          // No constraint reads the unroll value: check one, keep all.
+          // Only the loop count reads the unroll value: check the
+          // smallest, keep the values within the kernel-size limit.
           for (int64_t stages : getStageOptions(tiles))
             if (succeeded(check(ConfigAttr::get(ctx, tiles, kUnrollValues[0],
                                                 vector, stages))))
               for (int64_t unroll : kUnrollValues)
-                configs.push_back(
-                    ConfigAttr::get(ctx, tiles, unroll, vector, stages));
+                if (estimateUnrolledLoops(tiles, unroll) <= kMaxKernelLoops)
+                  configs.push_back(
+                      ConfigAttr::get(ctx, tiles, unroll, vector, stages));
           unsigned i = 0;
           for (; i < w.size(); ++i) {
             if (++w[i] < widths[i].size())
@@ -594,9 +642,13 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
 
 ConfigAttr SearchSpace::mutateUnroll(ConfigAttr config, RandomEngine &rng) {
   SmallVector<int64_t> others;
+  SmallVector<SmallVector<int64_t>> tiles = getTileVectors(config);
   for (int64_t value : kUnrollValues)
-    if (value != config.getUnroll())
+    if (value != config.getUnroll() &&
+        estimateUnrolledLoops(tiles, value) <= kMaxKernelLoops)
       others.push_back(value);
+  if (others.empty())
+    return config;
   int64_t unroll = others[rng.uniform(others.size())];
   return ConfigAttr::get(op->getContext(), config.getTiles(), unroll,
                          config.getVector(), config.getStages());

@@ -7,11 +7,21 @@
 #include "tessel/Tuning/Tuner/CandidateBuilder.h"
 #include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Tuner/CandidateCompiler.h"
+#include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Tuning/Search/Task.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
 
 CandidateBuilder::~CandidateBuilder() = default;
+
+/// How far under the kernel-size limit the estimate of a candidate's loops
+/// must stay for the analytic builder to trust it without making the
+/// kernels.
+static constexpr int64_t kLoopCheckMargin = 128;
 
 namespace {
 /// Compiles each candidate to a launch plan with cubins.
@@ -50,7 +60,13 @@ private:
   CandidateCompiler compiler;
 };
 
-/// Kernel facts of each candidate, without compiling.
+/// Kernel facts of each candidate, without compiling to PTX. A schedule
+/// the compiler would reject is rejected here too, never timed: the search
+/// space rejects kernels whose unrolled loops (SearchSpace::
+/// estimateUnrolledLoops, which counted 0 to 34 loops fewer than the
+/// kernel-size check on the frontend models) exceed the limit, and within
+/// kLoopCheckMargin of it the kernels are made (materialized, outlined and
+/// counted, about 0.1-0.3 s) to decide.
 class AnalyticBuilder : public CandidateBuilder {
 public:
   std::vector<BuiltCandidate>
@@ -60,12 +76,54 @@ public:
     for (auto [index, candidate] : llvm::enumerate(candidates)) {
       FailureOr<MeasureCandidate> m =
           buildAnalyticCandidate(state, candidate, &built[index].error);
-      if (succeeded(m))
-        built[index].candidate = std::move(*m);
+      if (failed(m))
+        continue;
+      const SearchSpace &space = state.spaces[candidate.space];
+      if (state.task && space.estimateUnrolledLoops(candidate.config) >
+                            kMaxKernelLoops - kLoopCheckMargin) {
+        std::string error = checkKernels(*state.task, candidate);
+        if (!error.empty()) {
+          built[index].error = error;
+          continue;
+        }
+      }
+      built[index].candidate = std::move(*m);
     }
     return built;
   }
   bool compiles() const override { return false; }
+
+private:
+  /// Why the kernels of `candidate` cannot be made, or "" when they can.
+  std::string checkKernels(TuningTask &task, const Candidate &candidate) {
+    std::string key = task.workloadKey + "\n" + candidate.getKey();
+    auto it = kernelErrors.find(key);
+    if (it != kernelErrors.end())
+      return it->second;
+    OwningOpRef<ModuleOp> module =
+        applySchedule(task, candidate.sketch, candidate.config);
+    std::string error;
+    {
+      ScopedDiagnosticHandler capture(module->getContext(), [&](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error && error.empty())
+          error = d.str();
+        return success();
+      });
+      // TF32 candidates exist only when the user allowed them.
+      TesselToCudaOptions options;
+      options.allowTf32 = true;
+      PassManager pm(module->getContext());
+      buildTesselToKernelsPipeline(pm, options);
+      if (succeeded(pm.run(*module)))
+        error.clear();
+      else if (error.empty())
+        error = "the schedule's kernels cannot be made";
+    }
+    kernelErrors[key] = error;
+    return error;
+  }
+
+  llvm::StringMap<std::string> kernelErrors;
 };
 } // namespace
 

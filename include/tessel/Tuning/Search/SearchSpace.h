@@ -83,8 +83,10 @@ public:
   std::optional<ConfigAttr> mutateTileSize(ConfigAttr config,
                                            RandomEngine &rng);
 
-  /// Ansor's auto-unroll mutation: another value of kUnrollValues, drawn
-  /// uniformly. The tiles and vector widths are kept.
+  /// Ansor's auto-unroll mutation: another value of kUnrollValues that keeps
+  /// the kernel within the kernel-size limit (estimateUnrolledLoops), drawn
+  /// uniformly; `config` itself when there is none. The tiles and vector
+  /// widths are kept.
   ConfigAttr mutateUnroll(ConfigAttr config, RandomEngine &rng);
 
   /// Another value of the `stages` knob among getStageOptions(), drawn
@@ -134,9 +136,19 @@ public:
   /// widths (saturates at UINT64_MAX).
   uint64_t getSizeEstimate() const;
 
-  /// Shared memory of one block under `config`, in bytes (every buffer of
-  /// a pipelined staging loop).
+  /// Shared memory of one block under `config`, in bytes: every staged
+  /// tile (each buffer of a pipelined staging loop) and, when the sketch
+  /// fuses consumers, the block's accumulator, each at a 16-byte boundary
+  /// as materialization allocates them.
   int64_t getSharedMemoryBytes(ConfigAttr config) const;
+  /// Loops the kernel of `config` keeps after unrolling, at least, as
+  /// `tessel-check-kernel-size` counts them: a multi-level schedule of an op
+  /// that is not vectorized keeps one loop per op loop in every unrolled
+  /// copy of its register-level op (virtual threads x outer register tile x
+  /// the middle reduction level, when the unroll setting covers it); other
+  /// schedules unroll only vectorized code (0). The space rejects configs
+  /// over the kernel-size limit by this count; docs/SearchSpace.md.
+  int64_t estimateUnrolledLoops(ConfigAttr config) const;
   /// Registers of one thread under `config`, estimated.
   RegisterEstimate estimateRegisters(ConfigAttr config) const;
   /// Shared memory a block may use: the device's default (static) limit,
@@ -182,6 +194,7 @@ private:
   LogicalResult checkDeviceLimits(LoopTiles tiles, ArrayRef<int64_t> vector,
                                   std::string *why, int64_t stages = 1) const;
   int64_t getSharedMemoryBytes(LoopTiles tiles, int64_t stages = 1) const;
+  int64_t estimateUnrolledLoops(LoopTiles tiles, int64_t unroll) const;
   RegisterEstimate estimateRegisters(LoopTiles tiles,
                                      ArrayRef<int64_t> vector) const;
 
@@ -205,6 +218,9 @@ private:
   SmallVector<std::pair<FootprintFunction, int64_t>> readInputs;
   /// Element bytes of every init.
   SmallVector<int64_t> initElementBytes;
+  /// Whether materialization vectorizes the op (every indexing map a
+  /// projected permutation).
+  bool vectorizable = true;
   SmallVector<SmallVector<int64_t>> vectorCandidates;
   /// Most values of the `stages` knob (1: no knob).
   int64_t maxStages = 1;

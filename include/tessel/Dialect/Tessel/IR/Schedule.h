@@ -25,6 +25,11 @@
 namespace mlir {
 namespace tessel {
 
+/// Most loops one kernel may keep after unrolling (`tessel-check-kernel-size`
+/// rejects more: LLVM's loop passes take minutes on them); search spaces
+/// reject configs over it (SearchSpace::estimateUnrolledLoops).
+constexpr int64_t kMaxKernelLoops = 1024;
+
 /// Largest number of threads in a CUDA thread block.
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 /// Largest cooperative load, in bytes, that one thread issues at once.

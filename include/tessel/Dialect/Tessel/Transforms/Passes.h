@@ -7,6 +7,7 @@
 #ifndef TESSEL_DIALECT_TESSEL_TRANSFORMS_PASSES_H
 #define TESSEL_DIALECT_TESSEL_TRANSFORMS_PASSES_H
 
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -269,7 +269,8 @@ def TesselCheckKernelSize : Pass<"tessel-check-kernel-size", "ModuleOp"> {
     tuner records such a schedule as a compile error and goes on.
   }];
   let options = [
-    Option<"maxLoops", "max-loops", "int64_t", /*default=*/"1024",
+    Option<"maxLoops", "max-loops", "int64_t",
+           /*default=*/"::mlir::tessel::kMaxKernelLoops",
            "Most loops one kernel may have; 0: no limit">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
