@@ -17,6 +17,7 @@ config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tessel_src_root", config.tessel_src_root))
+config.substitutions.append(("%tessel_obj_root", config.tessel_obj_root))
 config.substitutions.append(("%shared_root",
                              os.path.join(os.path.dirname(config.tessel_src_root),
                                           "shared")))
