@@ -33,6 +33,9 @@ protected:
   std::vector<bool> hasAsyncCopies;
   /// The same: whether it has mma.sync.
   std::vector<bool> hasMmaSync;
+  /// Per compiled config: the most shared memory ptxas gives one of its
+  /// kernels (cubins only; -1 for PTX), and the search space's estimate.
+  std::vector<int64_t> ptxasSharedBytes, estimatedSharedBytes;
   /// Sampled configs of the last compileSamples call that tessel-to-cuda
   /// rejected as too large to compile (tessel-check-kernel-size), with the
   /// loop count of its message; such a config must have more than 1024.
@@ -59,6 +62,8 @@ protected:
     compiled.clear();
     hasAsyncCopies.clear();
     hasMmaSync.clear();
+    ptxasSharedBytes.clear();
+    estimatedSharedBytes.clear();
     rejectedAsTooLarge = 0;
     for (SketchAttr sketch : task.sketches) {
       sketchKinds.insert(sketch.getKind());
@@ -93,14 +98,25 @@ protected:
                                        << errors;
         int binaries = 0;
         bool async = false, mma = false;
+        int64_t shared = -1;
         scheduled->walk([&](gpu::BinaryOp binary) {
           ++binaries;
           auto object = cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+          if (DictionaryAttr properties = object.getProperties())
+            if (auto kernels =
+                    properties.getAs<DictionaryAttr>("tessel.kernels"))
+              for (NamedAttribute kernel : kernels)
+                if (auto facts = dyn_cast<DictionaryAttr>(kernel.getValue()))
+                  if (auto bytes =
+                          facts.getAs<IntegerAttr>("shared_memory_bytes"))
+                    shared = std::max(shared, bytes.getInt());
           async |= object.getObject().getValue().contains("cp.async");
           mma |= object.getObject().getValue().contains("mma.sync");
         });
         EXPECT_GE(binaries, 1);
         compiled.push_back(*config);
+        ptxasSharedBytes.push_back(shared);
+        estimatedSharedBytes.push_back(space->getSharedMemoryBytes(*config));
         hasAsyncCopies.push_back(async);
         hasMmaSync.push_back(mma);
       }
@@ -261,6 +277,44 @@ func.func @f(%a: tensor<1031x64xf32>, %b: tensor<64x256xf32>) -> tensor<1031x256
                  5);
   EXPECT_TRUE(sketchKinds.count(SketchKind::MultiLevelTiling));
 }
+
+#if TESSEL_HAVE_PTXAS
+/// GPT-2's QKV projection with its bias: the add is a fused consumer.
+constexpr const char *kMatmulBias = R"mlir(
+func.func @f(%a: tensor<256x768xf32>, %b: tensor<768x2304xf32>, %bias: tensor<2304xf32>) -> tensor<256x2304xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x2304xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x2304xf32>) -> tensor<256x2304xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x768xf32>, tensor<768x2304xf32>) outs(%c : tensor<256x2304xf32>) -> tensor<256x2304xf32>
+  %o = tensor.empty() : tensor<256x2304xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<256x2304xf32>, tensor<2304xf32>) outs(%o : tensor<256x2304xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<256x2304xf32>
+  return %r : tensor<256x2304xf32>
+})mlir";
+
+// Sampled configs of fused tasks (a matmul with its bias, a conv with its
+// ReLU) compile to cubins, and ptxas gives each kernel at most the shared
+// memory the search space estimated (staged tiles, the fused accumulator,
+// 16-byte alignment), so a config the space admits is never refused for
+// its shared memory.
+TEST_F(CompileTest, SampledFusedConfigsFitTheirSharedMemory) {
+  for (const char *source : {kMatmulBias, kResNetConv3x3}) {
+    compileSamples(source, 6, {}, /*maxStages=*/1, "chip=sm_90 format=bin",
+                   SketchKind::MultiLevelTiling);
+    EXPECT_EQ(rejectedAsTooLarge, 0);
+    ASSERT_GE(compiled.size(), 6u);
+    for (auto [config, ptxas, estimate] :
+         llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
+      EXPECT_GE(ptxas, 0) << str(config);
+      EXPECT_LE(ptxas, estimate) << str(config);
+    }
+  }
+}
+#endif
 
 // Software-pipelined staging loops (`stages` up to 4) of a matmul: every
 // sampled config compiles for sm_90 (PTX) and sm_80 (cubins with ptxas

@@ -8,6 +8,7 @@
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
+#include "tessel/Tuning/ApplyTuned/RecordSelection.h"
 #include "tessel/Tuning/ApplyTuned/TunableOps.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
@@ -49,44 +50,41 @@ struct TesselApplyTunedPass
     for (const TunableOp &tunable : getTunableOps(module)) {
       linalg::LinalgOp op = tunable.op;
       // Its own records first, then those of a run that ignored float
-      // constants (--task-equality=ignore-float-constants).
-      auto findBest = [&]() -> llvm::Expected<std::optional<BestRecord>> {
-        for (StringRef key : tunable.getLookupKeys()) {
-          auto found = (*records)->getBestRecordAnyTarget(key, target);
-          if (!found || *found)
-            return found;
-        }
-        return std::nullopt;
-      };
-      llvm::Expected<std::optional<BestRecord>> best = findBest();
-      if (!best) {
-        op->emitError() << llvm::toString(best.takeError());
+      // constants (--task-equality=ignore-float-constants); the fastest
+      // one that this version compiles.
+      int skipped = 0;
+      auto selected = selectCompilableRecord(
+          **records, op, tunable.getLookupKeys(), target,
+          [&](const BestRecord &record, StringRef why) {
+            ++skipped;
+            op->emitWarning() << "skipping the record from " << record.target
+                              << " (" << llvm::formatv("{0:F2}", record.medianUs)
+                              << " us): its schedule does not compile with "
+                                 "this version: "
+                              << why;
+          });
+      if (!selected) {
+        op->emitError() << llvm::toString(selected.takeError());
         return signalPassFailure();
       }
-      if (!*best) {
-        op->emitRemark("no tuning record for this op in '")
-            << db << "'; the default schedule applies";
+      if (!*selected) {
+        if (skipped)
+          op->emitWarning() << "none of the " << skipped
+                            << " best records of this op in '" << db
+                            << "' compiles; the default schedule applies";
+        else
+          op->emitRemark("no tuning record for this op in '")
+              << db << "'; the default schedule applies";
         continue;
       }
-      MLIRContext *context = op->getContext();
-      auto sketch = dyn_cast_or_null<SketchAttr>(
-          parseAttribute((*best)->sketch, context));
-      auto config = dyn_cast_or_null<ConfigAttr>(
-          parseAttribute((*best)->config, context));
-      if (!sketch || !config) {
-        op->emitError() << "the record of this op in '" << db
-                        << "' holds no valid schedule: " << (*best)->sketch
-                        << " " << (*best)->config;
-        return signalPassFailure();
-      }
-      if (failed(verifySchedule(op, sketch, config,
-                                [&] { return op->emitError(); })))
-        return signalPassFailure();
+      SketchAttr sketch = (*selected)->sketch;
+      ConfigAttr config = (*selected)->config;
+      const BestRecord *best = &(*selected)->record;
       op->setAttr(TesselDialect::kSketchAttrName, sketch);
       op->setAttr(TesselDialect::kConfigAttrName, config);
-      op->emitRemark() << "tuned schedule from " << (*best)->target
-                       << ((*best)->simulated ? " (simulated)" : "") << ": "
-                       << llvm::formatv("{0:F2}", (*best)->medianUs) << " us";
+      op->emitRemark() << "tuned schedule from " << best->target
+                       << (best->simulated ? " (simulated)" : "") << ": "
+                       << llvm::formatv("{0:F2}", best->medianUs) << " us";
     }
   }
 };

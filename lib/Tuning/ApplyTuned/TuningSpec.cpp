@@ -9,6 +9,7 @@
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.h"
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
+#include "tessel/Tuning/ApplyTuned/RecordSelection.h"
 #include "tessel/Tuning/ApplyTuned/TunableOps.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 
@@ -22,6 +23,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
@@ -46,32 +48,6 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// The schedule of `record`, checked against `op`.
-static llvm::Expected<std::pair<SketchAttr, ConfigAttr>>
-parseSchedule(linalg::LinalgOp op, StringRef workloadKey,
-              const BestRecord &record) {
-  MLIRContext *context = op->getContext();
-  auto sketch =
-      dyn_cast_or_null<SketchAttr>(parseAttribute(record.sketch, context));
-  auto config =
-      dyn_cast_or_null<ConfigAttr>(parseAttribute(record.config, context));
-  if (!sketch || !config)
-    return makeError("the record of workload \"" + workloadKey +
-                     "\" holds no valid schedule: " + record.sketch + " " +
-                     record.config);
-  std::string problem;
-  {
-    ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
-      problem = diagnostic.str();
-      return success();
-    });
-    if (succeeded(verifySchedule(op, sketch, config,
-                                 [&] { return op->emitError(); })))
-      return std::make_pair(sketch, config);
-  }
-  return makeError("the record of workload \"" + workloadKey +
-                   "\" does not fit its op: " + problem);
-}
 
 /// A named sequence `name` taking one `!transform.any_op` marked
 /// `argEffect` (transform.readonly or transform.consumed) and returning
@@ -172,23 +148,29 @@ tessel::buildTuningSpec(ModuleOp model, RecordsDatabase &db,
   int64_t annotated = 0;
   for (auto [index, workload] : llvm::enumerate(workloads)) {
     const TunableOp &tunable = *workload.second;
-    for (StringRef key : tunable.getLookupKeys()) {
-      auto best = db.getBestRecordAnyTarget(key, preferredTarget);
-      if (!best)
-        return best.takeError();
-      if (!*best)
-        continue;
-      ++annotated;
-      if (!entryKeys.insert(key).second)
-        break;
-      auto schedule = parseSchedule(tunable.op, key, **best);
-      if (!schedule)
-        return schedule.takeError();
-      entries.push_back({static_cast<int64_t>(index), tunable.op, key.str(),
-                         schedule->first, schedule->second,
-                         key != tunable.workloadKey});
-      break;
-    }
+    // The fastest record this version compiles (RecordSelection.h).
+    linalg::LinalgOp op = tunable.op;
+    auto selected = selectCompilableRecord(
+        db, op, tunable.getLookupKeys(), preferredTarget,
+        [&](const BestRecord &record, StringRef why) {
+          op->emitWarning() << "tuning spec: skipping the record from "
+                            << record.target << " ("
+                            << llvm::formatv("{0:F2}", record.medianUs)
+                            << " us): its schedule does not compile with "
+                               "this version: "
+                            << why;
+        });
+    if (!selected)
+      return selected.takeError();
+    if (!*selected)
+      continue;
+    ++annotated;
+    StringRef key = (*selected)->key;
+    if (!entryKeys.insert(key).second)
+      continue;
+    entries.push_back({static_cast<int64_t>(index), tunable.op, key.str(),
+                       (*selected)->sketch, (*selected)->config,
+                       key != tunable.workloadKey});
   }
   // foreach_match applies the first matcher that matches an op: the entries
   // of workloads' own keys go first, so that they win over a shared key.

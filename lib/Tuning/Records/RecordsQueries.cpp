@@ -52,46 +52,60 @@ RecordsDatabase::getMeasuredConfigs(int64_t taskId, StringRef target) {
   }
 }
 
-Expected<std::optional<BestRecord>>
-RecordsDatabase::queryBest(StringRef workloadKey, StringRef target,
-                           bool exactTarget) {
+Expected<std::vector<BestRecord>>
+RecordsDatabase::queryRanked(StringRef workloadKey, StringRef target,
+                             bool exactTarget, int64_t limit) {
   // Exact: only `target`. Otherwise `target` first, then GPU measurements
-  // before simulated ones; the fastest wins, then the earliest.
+  // before simulated ones; the fastest first, then the earliest.
   const char *exactSql =
       "SELECT c.id, s.sketch, c.config, m.target, m.simulated, m.median_us, "
       "t.flops FROM tasks t JOIN sketches s ON s.task_id = t.id "
       "JOIN configs c ON c.sketch_id = s.id "
       "JOIN measurements m ON m.config_id = c.id "
       "WHERE t.workload_key = ?1 AND m.status = 'ok' AND m.target = ?2 "
-      "ORDER BY m.median_us, m.id LIMIT 1";
+      "ORDER BY m.median_us, m.id LIMIT ?3";
   const char *preferredSql =
       "SELECT c.id, s.sketch, c.config, m.target, m.simulated, m.median_us, "
       "t.flops FROM tasks t JOIN sketches s ON s.task_id = t.id "
       "JOIN configs c ON c.sketch_id = s.id "
       "JOIN measurements m ON m.config_id = c.id "
       "WHERE t.workload_key = ?1 AND m.status = 'ok' "
-      "ORDER BY m.target <> ?2, m.simulated, m.median_us, m.id LIMIT 1";
+      "ORDER BY m.target <> ?2, m.simulated, m.median_us, m.id LIMIT ?3";
   Expected<sql::Statement> stmt =
       conn->prepare(exactTarget ? exactSql : preferredSql);
   if (!stmt)
     return stmt.takeError();
-  stmt->bind(1, workloadKey).bind(2, target);
-  Expected<bool> row = stmt->step();
-  if (!row)
-    return row.takeError();
-  if (!*row)
+  stmt->bind(1, workloadKey).bind(2, target).bind(3, limit);
+  std::vector<BestRecord> records;
+  while (true) {
+    Expected<bool> row = stmt->step();
+    if (!row)
+      return row.takeError();
+    if (!*row)
+      return records;
+    BestRecord &best = records.emplace_back();
+    best.configId = stmt->getInt(0);
+    best.sketch = stmt->getText(1);
+    best.config = stmt->getText(2);
+    best.target = stmt->getText(3);
+    best.simulated = stmt->getInt(4) != 0;
+    best.medianUs = stmt->getDouble(5);
+    double flops = stmt->getDouble(6);
+    // FLOPs / (median * 1e-6 s) / 1e9.
+    best.gflops = best.medianUs > 0 ? flops / best.medianUs / 1e3 : 0;
+  }
+}
+
+Expected<std::optional<BestRecord>>
+RecordsDatabase::queryBest(StringRef workloadKey, StringRef target,
+                           bool exactTarget) {
+  Expected<std::vector<BestRecord>> ranked =
+      queryRanked(workloadKey, target, exactTarget, /*limit=*/1);
+  if (!ranked)
+    return ranked.takeError();
+  if (ranked->empty())
     return std::nullopt;
-  BestRecord best;
-  best.configId = stmt->getInt(0);
-  best.sketch = stmt->getText(1);
-  best.config = stmt->getText(2);
-  best.target = stmt->getText(3);
-  best.simulated = stmt->getInt(4) != 0;
-  best.medianUs = stmt->getDouble(5);
-  double flops = stmt->getDouble(6);
-  // FLOPs / (median * 1e-6 s) / 1e9.
-  best.gflops = best.medianUs > 0 ? flops / best.medianUs / 1e3 : 0;
-  return best;
+  return ranked->front();
 }
 
 Expected<std::optional<BestRecord>>
@@ -103,6 +117,14 @@ Expected<std::optional<BestRecord>>
 RecordsDatabase::getBestRecordAnyTarget(StringRef workloadKey,
                                         StringRef preferredTarget) {
   return queryBest(workloadKey, preferredTarget, /*exactTarget=*/false);
+}
+
+Expected<std::vector<BestRecord>>
+RecordsDatabase::getRankedRecordsAnyTarget(StringRef workloadKey,
+                                           StringRef preferredTarget,
+                                           int64_t limit) {
+  return queryRanked(workloadKey, preferredTarget, /*exactTarget=*/false,
+                     limit);
 }
 
 /// The columns readMeasurements() reads, from `sketches s`, `configs c` and

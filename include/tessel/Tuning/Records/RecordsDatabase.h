@@ -226,6 +226,11 @@ public:
   llvm::Expected<std::optional<BestRecord>>
   getBestRecordAnyTarget(llvm::StringRef workloadKey,
                          llvm::StringRef preferredTarget);
+  /// The first `limit` `ok` measurements of `workloadKey` in the order of
+  /// getBestRecordAnyTarget (its best first).
+  llvm::Expected<std::vector<BestRecord>>
+  getRankedRecordsAnyTarget(llvm::StringRef workloadKey,
+                            llvm::StringRef preferredTarget, int64_t limit);
 
   /// Every measurement of task `taskId` on `target`, oldest first.
   llvm::Expected<std::vector<MeasurementRecord>>
@@ -280,8 +285,11 @@ private:
   llvm::Expected<MeasurementId> insertMeasurement(int64_t runId,
                                                   int64_t configId,
                                                   const MeasurementRecord &row);
-  /// The best `ok` measurement of `workloadKey` on `target`, or preferring
-  /// `target` unless `exactTarget`.
+  /// The best `limit` `ok` measurements of `workloadKey` on `target`, or
+  /// preferring `target` unless `exactTarget`; queryBest: the first.
+  llvm::Expected<std::vector<BestRecord>>
+  queryRanked(llvm::StringRef workloadKey, llvm::StringRef target,
+              bool exactTarget, int64_t limit);
   llvm::Expected<std::optional<BestRecord>>
   queryBest(llvm::StringRef workloadKey, llvm::StringRef target,
             bool exactTarget);
