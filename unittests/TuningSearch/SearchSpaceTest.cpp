@@ -334,6 +334,13 @@ TEST_F(SearchSpaceTest, CheckExplainsDeviceLimits) {
   EXPECT_TRUE(failed(space->check(
       config({{8, 1, 16, 8, 1}, {8, 1, 16, 8, 1}, {16, 64, 1}}), &why)));
   EXPECT_NE(why.find("shared memory"), std::string::npos) << why;
+  // 16 virtual threads are outside the search (kMaxVirtualThreads), not
+  // beyond the compiler: a default schedule may have them.
+  ConfigAttr vthreads =
+      config({{8, 4, 32, 1, 1}, {8, 4, 32, 1, 1}, {64, 16, 1}});
+  EXPECT_TRUE(failed(space->check(vthreads, &why)));
+  EXPECT_NE(why.find("virtual threads"), std::string::npos) << why;
+  EXPECT_TRUE(succeeded(space->checkCompilerLimits(vthreads, &why))) << why;
   // The verifier's own limits come first.
   EXPECT_TRUE(failed(space->check(
       config({{1, 1, 64, 16, 1}, {1, 1, 64, 16, 1}, {64, 16, 1}}), &why)));
@@ -385,6 +392,10 @@ TEST_F(SearchSpaceTest, FusedAccumulatorCountsInSharedMemory) {
   EXPECT_EQ(space->getSharedMemoryBytes(picked), (32 * 96 + 96 * 96 + 32 * 96) * 4);
   std::string why;
   EXPECT_TRUE(failed(space->check(picked, &why)));
+  EXPECT_NE(why.find("61440 bytes of shared memory"), std::string::npos) << why;
+  // The compiler refuses it too (what --tessel-apply-tuned checks records
+  // against).
+  EXPECT_TRUE(failed(space->checkCompilerLimits(picked, &why)));
   EXPECT_NE(why.find("61440 bytes of shared memory"), std::string::npos) << why;
   // Each buffer starts at a 16-byte boundary: a block tile of 1 x 3 with k
   // 8 a stage stages 1 x 8 and 8 x 3 floats (32 and 96 bytes) and keeps a

@@ -59,7 +59,7 @@ std::string tessel::whyNotCompilable(linalg::LinalgOp op, SketchAttr sketch,
   if (failed(space))
     return "no search space of " + device->id + " has the sketch";
   std::string why;
-  if (failed(space->check(config, &why)))
+  if (failed(space->checkCompilerLimits(config, &why)))
     return why;
   return "";
 }

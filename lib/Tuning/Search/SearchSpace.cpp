@@ -320,6 +320,26 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
                            config.getStages());
 }
 
+LogicalResult SearchSpace::checkCompilerLimits(ConfigAttr config,
+                                               std::string *why) const {
+  auto fail = [&](const Twine &message) {
+    if (why)
+      *why = message.str();
+    return failure();
+  };
+  int64_t shared = getSharedMemoryBytes(config);
+  if (shared > getSharedMemoryLimit())
+    return fail(Twine(shared) + " bytes of shared memory per block; " +
+                device.id + " allows " + Twine(getSharedMemoryLimit()) +
+                " without the dynamic opt-in");
+  int64_t loops = estimateUnrolledLoops(config);
+  if (loops > kMaxKernelLoops)
+    return fail("at least " + Twine(loops) +
+                " loops after unrolling; the kernel-size limit is " +
+                Twine(kMaxKernelLoops));
+  return success();
+}
+
 LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
                                              ArrayRef<int64_t> vector,
                                              std::string *why,

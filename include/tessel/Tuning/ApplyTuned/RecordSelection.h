@@ -6,10 +6,10 @@
 //
 // `--tessel-apply-tuned`, `tessel.apply` and the exported tuning spec give an
 // op the fastest record of its workload that this version can compile:
-// records of older versions may hold schedules that today's rules (the
-// search space's limits on threads, shared memory with fused accumulators,
-// registers and unrolled loops) reject, and a schedule that does not compile
-// must never reach the compiler from a tuning database.
+// records of older versions may hold schedules that today's rules (shared
+// memory with fused accumulators, loops after unrolling) reject, and a
+// schedule that does not compile must never reach the compiler from a
+// tuning database.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,8 +41,10 @@ constexpr int64_t kMaxRecordsToTry = 64;
 
 /// Why `sketch` + `config` cannot be compiled for `op`, or "" when it can:
 /// the schedule must verify and, when `target` names a known device
-/// (`sim:<device>[:analytic]`, `cuda:<driver's name>`), fit that device's
-/// search space (SearchSpace::check).
+/// (`sim:<device>[:analytic]`, `cuda:<driver's name>`), stay within what
+/// the compiler accepts on it (SearchSpace::checkCompilerLimits: shared
+/// memory, loops after unrolling). Default schedules, which the search
+/// space's own limits need not admit, pass.
 std::string whyNotCompilable(linalg::LinalgOp op, SketchAttr sketch,
                              ConfigAttr config, llvm::StringRef target);
 

@@ -141,6 +141,13 @@ public:
   /// fuses consumers, the block's accumulator, each at a 16-byte boundary
   /// as materialization allocates them.
   int64_t getSharedMemoryBytes(ConfigAttr config) const;
+  /// Whether the compiler would refuse `config` for a reason of this
+  /// space's device: shared memory over the static per-block limit (ptxas)
+  /// or loops after unrolling over kMaxKernelLoops (the kernel-size check).
+  /// Looser than check(), whose other limits (virtual threads, the register
+  /// estimate, the knobs' domains) are the search's, not the compiler's.
+  LogicalResult checkCompilerLimits(ConfigAttr config,
+                                    std::string *why = nullptr) const;
   /// Loops the kernel of `config` keeps after unrolling, at least, as
   /// `tessel-check-kernel-size` counts them: a multi-level schedule of an op
   /// that is not vectorized keeps one loop per op loop in every unrolled
