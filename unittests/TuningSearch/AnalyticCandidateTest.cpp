@@ -129,6 +129,19 @@ TEST_F(AnalyticCandidateTest, ConfigThatDoesNotFitIsExplained) {
   EXPECT_EQ(why, "the candidate's sketch is not a search space of the task");
 }
 
+// A proposal beyond what the compiler accepts (a strategy's own config, not
+// drawn from the space) is a failure, never timed: 128 x 64 of A and
+// 64 x 128 of B staged are 64 KiB of shared memory.
+TEST_F(AnalyticCandidateTest, ConfigBeyondTheCompilersLimitsIsAFailure) {
+  Candidate c = candidate(
+      "#tessel.config<tiles = [[8, 1, 16, 8, 1], [8, 1, 16, 8, 1], "
+      "[16, 64, 1]], unroll = 16, vector = [1, 1]>");
+  std::string why;
+  EXPECT_TRUE(failed(buildAnalyticCandidate(state, c, &why)));
+  EXPECT_EQ(why, "65536 bytes of shared memory per block; h100-sxm allows "
+                 "49152 without the dynamic opt-in");
+}
+
 TEST(SimFidelityTest, RoundTrips) {
   for (SimFidelity f : {SimFidelity::Compiled, SimFidelity::Analytic})
     EXPECT_EQ(symbolizeSimFidelity(stringifySimFidelity(f)), f);

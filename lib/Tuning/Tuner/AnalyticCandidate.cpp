@@ -64,6 +64,12 @@ tessel::buildAnalyticCandidate(const TaskSearchState &state,
   }();
   if (failed(facts))
     return fail(message.empty() ? "cannot compute the kernel facts" : message);
+  // Every strategy's proposals (ETO's programs, DGD's neighbours, Fasor's
+  // moves, PSA's spaces, default schedules) meet the compiler's limits
+  // before they are timed: a schedule that would not build is a failure.
+  std::string limit;
+  if (failed(space.checkCompilerLimits(candidate.config, &limit)))
+    return fail(limit);
 
   const LoopNest &nest = space.getLoopNest();
   MeasureCandidate m;
