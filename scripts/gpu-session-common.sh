@@ -9,7 +9,8 @@
 # elapsed, left (seconds of SECONDS), budget N (N, or what is left less a
 # margin), pack (OUTDIR/results.tar.gz again), log MESSAGE, and
 # gpu_tune NAME SECONDS ARGS... (a tessel-tune run of at most SECONDS into
-# results/tune/NAME.{db,json,log}, summarized in results/summary.txt).
+# results/tune/NAME.{db,json,log}, summarized in results/summary.txt), and
+# cublas_f16_4096 (cuBLAS through PyTorch on the 4096^3 f16 matmul).
 
 gpu_session_start() {
   GPU_SESSION_NAME=$1
@@ -75,4 +76,25 @@ gpu_tune() { # NAME SECONDS tessel-tune-arguments...
   log "tune $name: exit $? ($(tail -1 "$RESULTS/tune/$name.log"))"
   summarize "$RESULTS/tune/$name.db"
   pack
+}
+
+cublas_f16_4096() { # times torch.matmul on 4096^3 f16 into results/cublas-f16.txt
+  timeout 60 python3 - > "$RESULTS/cublas-f16.txt" 2>&1 <<'PY'
+import torch
+a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+b = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
+for _ in range(20):
+    torch.matmul(a, b)
+times = []
+for _ in range(100):
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record(); torch.matmul(a, b); end.record()
+    torch.cuda.synchronize()
+    times.append(start.elapsed_time(end) * 1000)
+times.sort()
+median = times[len(times) // 2]
+print(f"cuBLAS f16 4096^3 (torch.matmul, f16 out, {torch.__version__}): median "
+      f"{median:.1f} us, {2 * 4096**3 / median / 1e6:.1f} TFLOP/s")
+PY
+  log "$(tail -1 "$RESULTS/cublas-f16.txt")"
 }

@@ -21,26 +21,7 @@ CHECK="$BUNDLE/benchmarks/gpu-check"
 
 gpu_tune matmul-4096-f16 110 "$CHECK/matmul-4096-f16.mlir" --measure=cuda \
   --strategy=evolutionary --trials=300 --min-time-ms=20
-timeout 60 python3 - > "$RESULTS/cublas-f16.txt" 2>&1 <<'PY'
-import torch
-a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
-b = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
-for out in (torch.float16, torch.float32):
-    for _ in range(20):
-        c = torch.matmul(a, b).to(out)
-    times = []
-    for _ in range(100):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record(); torch.matmul(a, b); e.record()
-        torch.cuda.synchronize()
-        times.append(s.elapsed_time(e) * 1000)
-    times.sort()
-    median = times[len(times) // 2]
-    print(f"cuBLAS f16 4096^3 (torch.matmul, f16 out, {torch.__version__}): median "
-          f"{median:.1f} us, {2 * 4096**3 / median / 1e6:.1f} TFLOP/s")
-    break
-PY
-log "$(tail -1 "$RESULTS/cublas-f16.txt")"
+cublas_f16_4096
 
 resume=()
 if [ -n "${4:-}" ] && [ -f "$4" ]; then

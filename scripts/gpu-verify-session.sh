@@ -83,25 +83,7 @@ gpu_tune matmul-1024-f32 50 "$CHECK/matmul-1024.mlir" --measure=cuda \
 # --- 4. f16 on tensor cores against cuBLAS ------------------------------------
 gpu_tune matmul-4096-f16 60 "$CHECK/matmul-4096-f16.mlir" --measure=cuda \
   --strategy=evolutionary --trials=300 --min-time-ms=20
-log "cuBLAS f16 4096^3 through torch.matmul"
-timeout 60 python3 - > "$RESULTS/cublas-f16.txt" 2>&1 <<'PY'
-import torch
-a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
-b = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
-for _ in range(20):
-    torch.matmul(a, b)
-times = []
-for _ in range(100):
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record(); torch.matmul(a, b); end.record()
-    torch.cuda.synchronize()
-    times.append(start.elapsed_time(end) * 1000)
-times.sort()
-median = times[len(times) // 2]
-print(f"cuBLAS f16 4096^3 (f16 out, torch {torch.__version__}): median {median:.1f} us, "
-      f"{2 * 4096**3 / median / 1e6:.1f} TFLOP/s")
-PY
-log "$(cat "$RESULTS/cublas-f16.txt" | tail -1)"
+cublas_f16_4096
 
 # --- 2. The queue with a CUDA worker ----------------------------------------
 share=$(budget 30)

@@ -279,30 +279,13 @@ func.func @f(%a: tensor<1031x64xf32>, %b: tensor<64x256xf32>) -> tensor<1031x256
 }
 
 #if TESSEL_HAVE_PTXAS
-/// GPT-2's QKV projection with its bias: the add is a fused consumer.
-constexpr const char *kMatmulBias = R"mlir(
-func.func @f(%a: tensor<256x768xf32>, %b: tensor<768x2304xf32>, %bias: tensor<2304xf32>) -> tensor<256x2304xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<256x2304xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x2304xf32>) -> tensor<256x2304xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<256x768xf32>, tensor<768x2304xf32>) outs(%c : tensor<256x2304xf32>) -> tensor<256x2304xf32>
-  %o = tensor.empty() : tensor<256x2304xf32>
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%m, %bias : tensor<256x2304xf32>, tensor<2304xf32>) outs(%o : tensor<256x2304xf32>) {
-  ^bb0(%x: f32, %y: f32, %z: f32):
-    %s = arith.addf %x, %y : f32
-    linalg.yield %s : f32
-  } -> tensor<256x2304xf32>
-  return %r : tensor<256x2304xf32>
-})mlir";
-
 // Sampled configs of fused tasks (a matmul with its bias, a conv with its
 // ReLU) compile to cubins, and ptxas gives each kernel at most the shared
 // memory the search space estimated (staged tiles, the fused accumulator,
 // 16-byte alignment), so a config the space admits is never refused for
 // its shared memory.
 TEST_F(CompileTest, SampledFusedConfigsFitTheirSharedMemory) {
-  for (const char *source : {kMatmulBias, kResNetConv3x3}) {
+  for (const char *source : {kGpt2QkvBias, kResNetConv3x3}) {
     compileSamples(source, 6, {}, /*maxStages=*/1, "chip=sm_90 format=bin",
                    SketchKind::MultiLevelTiling);
     EXPECT_EQ(rejectedAsTooLarge, 0);

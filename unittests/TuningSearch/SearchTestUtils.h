@@ -71,6 +71,23 @@ func.func @f(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<102
 })mlir";
 
 /// A ResNet-50 3x3 convolution (stage 1, padded input) followed by ReLU.
+/// GPT-2's QKV projection with its bias: one task, the add fused.
+constexpr const char *kGpt2QkvBias = R"mlir(
+func.func @f(%a: tensor<256x768xf32>, %b: tensor<768x2304xf32>, %bias: tensor<2304xf32>) -> tensor<256x2304xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x2304xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x2304xf32>) -> tensor<256x2304xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<256x768xf32>, tensor<768x2304xf32>) outs(%c : tensor<256x2304xf32>) -> tensor<256x2304xf32>
+  %o = tensor.empty() : tensor<256x2304xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<256x2304xf32>, tensor<2304xf32>) outs(%o : tensor<256x2304xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<256x2304xf32>
+  return %r : tensor<256x2304xf32>
+})mlir";
+
 constexpr const char *kResNetConv3x3 = R"mlir(
 func.func @f(%x: tensor<1x64x58x58xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<1x64x56x56xf32> {
   %zero = arith.constant 0.0 : f32

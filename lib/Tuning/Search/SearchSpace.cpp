@@ -311,33 +311,41 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
   if (config.getStages() > maxStages)
     return fail("stages " + Twine(config.getStages()) + " exceed the " +
                 Twine(maxStages) + " this space allows");
-  int64_t loops = estimateUnrolledLoops(config);
-  if (loops > kMaxKernelLoops)
-    return fail("at least " + Twine(loops) +
-                " loops after unrolling; the kernel-size limit is " +
-                Twine(kMaxKernelLoops));
+  if (failed(checkUnrolledLoops(estimateUnrolledLoops(config), why)))
+    return failure();
   return checkDeviceLimits(getTileVectors(config), config.getVector(), why,
                            config.getStages());
 }
 
 LogicalResult SearchSpace::checkCompilerLimits(ConfigAttr config,
                                                std::string *why) const {
-  auto fail = [&](const Twine &message) {
-    if (why)
-      *why = message.str();
+  if (failed(checkSharedMemory(getSharedMemoryBytes(config), why)))
     return failure();
-  };
-  int64_t shared = getSharedMemoryBytes(config);
-  if (shared > getSharedMemoryLimit())
-    return fail(Twine(shared) + " bytes of shared memory per block; " +
-                device.id + " allows " + Twine(getSharedMemoryLimit()) +
-                " without the dynamic opt-in");
-  int64_t loops = estimateUnrolledLoops(config);
-  if (loops > kMaxKernelLoops)
-    return fail("at least " + Twine(loops) +
-                " loops after unrolling; the kernel-size limit is " +
-                Twine(kMaxKernelLoops));
-  return success();
+  return checkUnrolledLoops(estimateUnrolledLoops(config), why);
+}
+
+LogicalResult SearchSpace::checkSharedMemory(int64_t bytes,
+                                             std::string *why) const {
+  if (bytes <= getSharedMemoryLimit())
+    return success();
+  if (why)
+    *why = (Twine(bytes) + " bytes of shared memory per block; " + device.id +
+            " allows " + Twine(getSharedMemoryLimit()) +
+            " without the dynamic opt-in")
+               .str();
+  return failure();
+}
+
+LogicalResult SearchSpace::checkUnrolledLoops(int64_t loops,
+                                              std::string *why) const {
+  if (loops <= kMaxKernelLoops)
+    return success();
+  if (why)
+    *why = ("at least " + Twine(loops) +
+            " loops after unrolling; the kernel-size limit is " +
+            Twine(kMaxKernelLoops))
+               .str();
+  return failure();
 }
 
 LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
@@ -362,11 +370,8 @@ LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
       return fail(Twine(vthreads) + " virtual threads per block; at most " +
                   Twine(kMaxVirtualThreads) + " are allowed");
   }
-  int64_t shared = getSharedMemoryBytes(tiles, stages);
-  if (shared > getSharedMemoryLimit())
-    return fail(Twine(shared) + " bytes of shared memory per block; " +
-                device.id + " allows " + Twine(getSharedMemoryLimit()) +
-                " without the dynamic opt-in");
+  if (failed(checkSharedMemory(getSharedMemoryBytes(tiles, stages), why)))
+    return failure();
   RegisterEstimate registers = estimateRegisters(tiles, vector);
   if (registers.total() > device.maxRegistersPerThread)
     return fail("about " + Twine(registers.total()) +

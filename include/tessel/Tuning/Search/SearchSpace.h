@@ -202,6 +202,10 @@ private:
                                   std::string *why, int64_t stages = 1) const;
   int64_t getSharedMemoryBytes(LoopTiles tiles, int64_t stages = 1) const;
   int64_t estimateUnrolledLoops(LoopTiles tiles, int64_t unroll) const;
+  /// Constraints 4 and 6 (docs/SearchSpace.md) on a block's shared memory
+  /// and a kernel's unrolled loops; the message goes to `why`.
+  LogicalResult checkSharedMemory(int64_t bytes, std::string *why) const;
+  LogicalResult checkUnrolledLoops(int64_t loops, std::string *why) const;
   RegisterEstimate estimateRegisters(LoopTiles tiles,
                                      ArrayRef<int64_t> vector) const;
 
