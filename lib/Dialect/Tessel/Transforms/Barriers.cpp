@@ -35,10 +35,12 @@
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -202,15 +204,36 @@ private:
     return {};
   }
 
-  /// The value `op` stores, when it is a plain store.
-  static Value getStoredValue(Operation *op) {
+  /// What a write of `op` stores: a plain store's value (a constant or a
+  /// computed value), a linalg op's results (a fill's constant, otherwise
+  /// computed: each output element is written by one iteration), a copy's
+  /// source; Unknown for other writers.
+  static std::pair<Stored, Attribute> getStored(Operation *op) {
+    Value value;
     if (auto write = dyn_cast<vector::TransferWriteOp>(op))
-      return write.getVector();
-    if (auto store = dyn_cast<vector::StoreOp>(op))
-      return store.getValueToStore();
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      return store.getValueToStore();
-    return {};
+      value = write.getVector();
+    else if (auto store = dyn_cast<vector::StoreOp>(op))
+      value = store.getValueToStore();
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      value = store.getValueToStore();
+    else if (auto fill = dyn_cast<linalg::FillOp>(op))
+      value = fill.value();
+    else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      Block *body = linalgOp.getBlock();
+      auto yield = body ? dyn_cast<linalg::YieldOp>(body->getTerminator())
+                        : linalg::YieldOp();
+      if (yield && yield->getNumOperands() == 1)
+        value = yield->getOperand(0);
+      else
+        return {Stored::Computed, {}};
+    } else if (isa<memref::CopyOp>(op)) {
+      return {Stored::Computed, {}};
+    }
+    if (!value)
+      return {Stored::Unknown, {}};
+    if (Attribute constant = getConstant(value))
+      return {Stored::Constant, constant};
+    return {Stored::Computed, {}};
   }
 
   /// Appends the accesses of `op` and everything nested in it.
@@ -235,13 +258,7 @@ private:
           continue;
         Access access{root, write, Stored::Unknown, {}, phaseOf.lookup(op)};
         if (write)
-          if (Value stored = getStoredValue(op)) {
-            access.stored = Stored::Computed;
-            if (Attribute constant = getConstant(stored)) {
-              access.stored = Stored::Constant;
-              access.constant = constant;
-            }
-          }
+          std::tie(access.stored, access.constant) = getStored(op);
         accesses.insert(access);
       }
     } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
@@ -393,6 +410,21 @@ private:
 
 } // namespace
 
+/// How many times a barrier before `op` runs in one thread: the product of
+/// the constant trip counts of the loops around it (1 for other loops).
+static int64_t getExecutions(Operation *op) {
+  int64_t count = 1;
+  for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>()) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (lb && ub && step && *step > 0)
+      count *= std::max<int64_t>(0, llvm::divideCeil(*ub - *lb, *step));
+  }
+  return count;
+}
+
 FailureOr<unsigned> tessel::placeBarriersByDependences(gpu::LaunchOp launch,
                                                        std::string &why) {
   if (!launch.getBody().hasOneBlock()) {
@@ -409,12 +441,28 @@ FailureOr<unsigned> tessel::placeBarriersByDependences(gpu::LaunchOp launch,
     return failure();
   }
   BarrierPlacer placer(launch);
-  for (gpu::BarrierOp barrier : placer.numberPhases())
+  // Where upstream's barriers were (the op after each), to restore them
+  // should the placement execute more barriers than they did.
+  SmallVector<Operation *> upstream;
+  for (gpu::BarrierOp barrier : placer.numberPhases()) {
+    upstream.push_back(barrier->getNextNode());
     barrier.erase();
+  }
   ArrayRef<Operation *> positions = placer.run();
-  for (Operation *op : positions) {
+  int64_t before = 0, after = 0;
+  for (Operation *op : upstream)
+    before += getExecutions(op);
+  for (Operation *op : positions)
+    after += getExecutions(op);
+  bool keepUpstream = after > before;
+  for (Operation *op : keepUpstream ? ArrayRef<Operation *>(upstream)
+                                    : positions) {
     OpBuilder builder(op);
     gpu::BarrierOp::create(builder, op->getLoc());
+  }
+  if (keepUpstream) {
+    why = "the dependences need more barriers than upstream's placement";
+    return failure();
   }
   return positions.size();
 }

@@ -40,9 +40,11 @@ enum class BarrierPlacement {
 /// barrier on some path, loops' back edges included. Barriers go only where
 /// every thread of the block arrives (outside thread-dependent branches and
 /// loops). Returns the number of barriers placed, or failure (and leaves
-/// the launch as it is, with `why` set) for a launch this analysis does not
-/// cover: a pipelined staging loop (its barriers pair with cp.async waits),
-/// a body of several blocks.
+/// the launch with upstream's barriers, with `why` set) for a launch this
+/// analysis does not cover: a pipelined staging loop (its barriers pair with
+/// cp.async waits), a body of several blocks, or a placement that would
+/// execute more barriers than upstream's (counted with constant trip
+/// counts).
 FailureOr<unsigned> placeBarriersByDependences(gpu::LaunchOp launch,
                                                std::string &why);
 
