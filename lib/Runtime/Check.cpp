@@ -25,6 +25,8 @@ const char *tessel::runtime::stringifyDType(DType type) {
     return "bf16";
   case DType::I8:
     return "i8";
+  case DType::I1:
+    return "i1";
   case DType::I32:
     return "i32";
   case DType::I64:
@@ -35,7 +37,7 @@ const char *tessel::runtime::stringifyDType(DType type) {
 
 std::optional<DType> tessel::runtime::symbolizeDType(std::string_view text) {
   for (DType type : {DType::F32, DType::F64, DType::F16, DType::BF16, DType::I8,
-                     DType::I32, DType::I64})
+                     DType::I1, DType::I32, DType::I64})
     if (text == stringifyDType(type))
       return type;
   return std::nullopt;
@@ -53,6 +55,7 @@ size_t tessel::runtime::getDTypeSize(DType type) {
   case DType::BF16:
     return 2;
   case DType::I8:
+  case DType::I1:
     return 1;
   }
   return 1;
@@ -107,6 +110,11 @@ static double loadElement(DType type, const void *data, int64_t index) {
     int8_t value;
     std::memcpy(&value, bytes, sizeof(value));
     return value;
+  }
+  case DType::I1: {
+    uint8_t value;
+    std::memcpy(&value, bytes, sizeof(value));
+    return value & 1;
   }
   case DType::I32: {
     int32_t value;

@@ -51,6 +51,7 @@ std::pair<double, double> tessel::runtime::getDefaultTolerances(DType type) {
   case DType::BF16:
     return {2e-2, 1e-2};
   case DType::I8:
+  case DType::I1:
   case DType::I32:
   case DType::I64:
     return {0, 0};

@@ -231,6 +231,46 @@ TEST_F(LaunchPlanTest, CpuReferenceComputesTheMatmul) {
   EXPECT_EQ((*again)[1].data, reference->inputs[1].data);
 }
 
+/// An i1 operand (torch-mlir's masks and adaptive pools take them) is a
+/// byte an element holding 0 or 1: random inputs of both values, and the CPU
+/// reference reads them as the kernels do.
+TEST_F(LaunchPlanTest, CpuReferenceTakesI1Masks) {
+  constexpr const char *kMaskedCopy = R"mlir(
+func.func @forward(%mask: tensor<16x32xi1>, %x: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+    ins(%mask, %x : tensor<16x32xi1>, tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%m: i1, %v: f32, %o: f32):
+    %s = arith.select %m, %v, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+})mlir";
+  OwningOpRef<ModuleOp> source =
+      parseSourceString<ModuleOp>(kMaskedCopy, &context);
+  ASSERT_TRUE(source);
+  auto reference = computeReference(*source, "forward", /*seed=*/5);
+  ASSERT_TRUE(static_cast<bool>(reference))
+      << llvm::toString(reference.takeError());
+  ASSERT_EQ(reference->inputs.size(), 2u);
+  EXPECT_EQ(reference->inputs[0].dtype, "i1");
+  ASSERT_EQ(reference->inputs[0].data.size(), 16u * 32u);
+  const uint8_t *mask = reference->inputs[0].data.data();
+  const float *x =
+      reinterpret_cast<const float *>(reference->inputs[1].data.data());
+  const float *r =
+      reinterpret_cast<const float *>(reference->outputs[0].data.data());
+  int64_t ones = 0;
+  for (int64_t i = 0; i < 16 * 32; ++i) {
+    ASSERT_LE(mask[i], 1) << "at " << i;
+    ones += mask[i];
+    ASSERT_EQ(r[i], mask[i] ? x[i] : 0.0f) << "at " << i;
+  }
+  EXPECT_GT(ones, 0);
+  EXPECT_LT(ones, 16 * 32);
+}
+
 } // namespace
 
 namespace {

@@ -23,9 +23,10 @@ namespace tessel {
 namespace runtime {
 
 /// An element type of a checked buffer.
-enum class DType { F32, F64, F16, BF16, I8, I32, I64 };
+enum class DType { F32, F64, F16, BF16, I8, I1, I32, I64 };
 
-/// "f32", "f64", "f16", "bf16", "i8", "i32", "i64".
+/// "f32", "f64", "f16", "bf16", "i8", "i1", "i32", "i64" (i1: a byte an
+/// element, 0 or 1).
 const char *stringifyDType(DType type);
 /// The inverse of stringifyDType; std::nullopt for other strings.
 std::optional<DType> symbolizeDType(std::string_view text);

@@ -52,6 +52,9 @@ std::optional<std::string> mlir::tessel::getDTypeName(Type type) {
     return std::string("bf16");
   if (type.isF64())
     return std::string("f64");
+  // i1 is a byte an element in memory (LLVM's store size), 0 or 1.
+  if (type.isInteger(1))
+    return std::string("i1");
   if (type.isInteger(8))
     return std::string("i8");
   if (type.isInteger(32))
@@ -66,7 +69,7 @@ int64_t mlir::tessel::getDTypeBytes(StringRef dtype) {
       .Cases({"f64", "i64"}, 8)
       .Cases({"f32", "i32"}, 4)
       .Cases({"f16", "bf16"}, 2)
-      .Case("i8", 1)
+      .Cases({"i8", "i1"}, 1)
       .Default(0);
 }
 
@@ -204,7 +207,7 @@ LogicalResult HostEvaluator::bindArguments(LLVM::LLVMFuncOp func,
       return func.emitError() << "cannot plan argument " << index << " of type "
                               << type
                               << ": only statically shaped tensors and memrefs "
-                                 "of f16, bf16, f32, f64, i8, i32, i64 are "
+                                 "of f16, bf16, f32, f64, i1, i8, i32, i64 are "
                                  "supported";
     int64_t rank = shaped.getRank();
     if (next + 3 + 2 * rank > static_cast<int64_t>(arguments.size()))

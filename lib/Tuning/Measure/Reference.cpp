@@ -96,6 +96,8 @@ static double loadElement(StringRef dtype, const uint8_t *in) {
   std::memcpy(&v, in, getDTypeBytes(dtype));
   if (dtype == "i8")
     return static_cast<int8_t>(v);
+  if (dtype == "i1")
+    return static_cast<double>(v & 1);
   if (dtype == "i32")
     return static_cast<int32_t>(v);
   return static_cast<double>(v);
@@ -125,6 +127,8 @@ mlir::tessel::makeRandomInputs(TypeRange types, uint64_t seed) {
         value = 0.5 + random.uniform();
         if (random.next() & 1)
           value = -value;
+      } else if (*dtype == "i1") {
+        value = static_cast<double>(random.next() & 1);
       } else {
         value = 1 + static_cast<double>(random.next() % 4);
       }

@@ -27,7 +27,7 @@ namespace tessel {
 
 /// A dense row-major host array.
 struct HostTensor {
-  /// "f32", "f16", "bf16", "f64", "i8", "i32", "i64" (see getDTypeName).
+  /// "f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64" (see getDTypeName).
   std::string dtype;
   SmallVector<int64_t> shape;
   std::vector<uint8_t> data;
