@@ -79,6 +79,10 @@ static void addNvvmLowering(OpPassManager &pm,
   pm.addPass(createTesselLowerBf16MmaSync());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
+  // Before the loops become blocks: loop bounds prove index alignment.
+  TesselAlignGlobalAccessesOptions align;
+  align.bufferAlignment = options.bufferAlignment;
+  pm.addPass(createTesselAlignGlobalAccesses(align));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());

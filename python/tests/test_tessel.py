@@ -189,7 +189,9 @@ def test_compile_reports_kernel_resources():
     assert [k.kernel for k in compiled.kernels] == ["matmul_kernel"]
     kernel = compiled.kernels[0]
     assert kernel.registers > 0
-    assert kernel.spill_store_bytes == 0
+    # Spilled registers live in the stack frame ptxas reports.
+    assert 0 <= kernel.spill_store_bytes <= kernel.stack_bytes
+    assert kernel.shared_memory_bytes == 4096
 
 
 def test_malformed_text_raises_with_the_location():

@@ -16,10 +16,15 @@
 // 32 accumulators per warp stay in mma registers: every step loads A with
 // ldmatrix (x4) and B with transposing ldmatrix (x2) from shared memory; the
 // init's zeros are forwarded, so C is only stored (128 scalar stores per
-// thread), never loaded.
+// thread), never loaded. The staging copies load 8 f16 at a time
+// (ld.global.v4.b32 under the 16-byte buffer contract, docs/Alignment.md),
+// not one (ld.global.b16).
 // ISA-LABEL: gpu.binary @matmul_f16_f32_kernel
 // ISA-NOT: ld.global.f32
 // ISA-NOT: ld.global.b32
+// ISA-NOT: ld.global.b16
+// ISA: ld.global.v4.b32
+// ISA-NOT: ld.global.b16
 // ISA: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // ISA: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // ISA: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -1,4 +1,4 @@
-// Known issue (see test/KNOWN_ISSUES.md): with `register_accumulator` the
+// Regression test of a fixed issue: with `register_accumulator` the
 // accumulator of a matmul is not kept in registers: every staging step of
 // the K loop loads and stores the C tile in global memory.
 // RUN: tessel-opt %s --tessel-materialize | FileCheck %s

@@ -1,4 +1,4 @@
-// Known issue (see test/KNOWN_ISSUES.md): `register_accumulator` with
+// Regression test of a fixed issue: `register_accumulator` with
 // `unroll = 0` (the config default) makes --tessel-materialize (and the
 // replay of its script with stock mlir-opt) run forever while its memory
 // grows without bound. The same schedule with unroll = 16 takes 0.1 s; the

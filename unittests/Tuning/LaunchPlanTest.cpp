@@ -116,17 +116,77 @@ TEST_F(LaunchPlanTest, CompiledMatmulBecomesOneLaunch) {
   EXPECT_EQ(plan->outputs[0].offset % 64, 0);
 }
 
-TEST_F(LaunchPlanTest, HostControlFlowIsRejected) {
+TEST_F(LaunchPlanTest, HostLoopsAreRejected) {
   EXPECT_EQ(planError(R"mlir(
     module attributes {gpu.container_module} {
       llvm.func @f() {
         llvm.br ^bb1
       ^bb1:
+        llvm.br ^bb1
+      }
+    })mlir"),
+            "cannot plan host code with control flow (a loop left on the "
+            "host)");
+}
+
+TEST_F(LaunchPlanTest, HostBranchesOnUnknownValuesAreRejected) {
+  EXPECT_EQ(planError(R"mlir(
+    module attributes {gpu.container_module} {
+      llvm.func @f() {
+        %c = llvm.mlir.poison : i1
+        llvm.cond_br %c, ^bb1, ^bb2
+      ^bb1:
+        llvm.return
+      ^bb2:
         llvm.return
       }
     })mlir"),
-            "cannot plan host code with control flow (a loop or branch left on "
-            "the host)");
+            "cannot plan host code with control flow (a branch on a value not "
+            "known before the run)");
+}
+
+/// The host checks of `cf.assert` (the buffer alignment the kernels assume)
+/// are evaluated: a passing one is followed, a failing one is an error that
+/// quotes its message, and its message is no buffer of the plan.
+TEST_F(LaunchPlanTest, HostChecksAreEvaluated) {
+  constexpr const char *kCheck = R"mlir(
+    module attributes {gpu.container_module} {
+      llvm.mlir.global private constant @msg("buffer misaligned\00") {addr_space = 0 : i32}
+      llvm.func @puts(!llvm.ptr)
+      llvm.func @abort()
+      llvm.func @malloc(i64) -> !llvm.ptr
+      llvm.func @f() {
+        %m = llvm.mlir.addressof @msg : !llvm.ptr
+        %size = llvm.mlir.constant(4096 : i64) : i64
+        %low = llvm.mlir.constant(LOW : i64) : i64
+        %zero = llvm.mlir.constant(0 : i64) : i64
+        %p = llvm.call @malloc(%size) : (i64) -> !llvm.ptr
+        %i = llvm.ptrtoint %p : !llvm.ptr to i64
+        %q = llvm.add %i, %low : i64
+        %mask = llvm.mlir.constant(15 : i64) : i64
+        %bits = llvm.and %q, %mask : i64
+        %ok = llvm.icmp "eq" %bits, %zero : i64
+        llvm.cond_br %ok, ^bb1, ^bb2
+      ^bb1:
+        llvm.return
+      ^bb2:
+        llvm.call @puts(%m) : (!llvm.ptr) -> ()
+        llvm.call @abort() : () -> ()
+        llvm.unreachable
+      }
+    })mlir";
+  std::string aligned = std::string(kCheck);
+  aligned.replace(aligned.find("LOW"), 3, "32");
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(aligned, &context);
+  ASSERT_TRUE(module);
+  FailureOr<LaunchPlan> plan = extractLaunchPlan(*module, "f", {}, {});
+  ASSERT_TRUE(succeeded(plan));
+  EXPECT_EQ(plan->buffers.size(), 1u); // the malloc, not the message
+  std::string misaligned = std::string(kCheck);
+  misaligned.replace(misaligned.find("LOW"), 3, "4");
+  EXPECT_EQ(planError(misaligned),
+            "cannot plan: a check of the host code fails: buffer misaligned");
 }
 
 TEST_F(LaunchPlanTest, HostCallsAreRejected) {

@@ -424,6 +424,83 @@ func.func @f(%x: tensor<1x64x31x31xf32>, %w: tensor<192x64x5x5xf32>) -> tensor<1
   EXPECT_TRUE(succeeded(space->check(rolled, &why))) << why;
 }
 
+// torch-mlir's adaptive average pool (AlexNet task 8): a reduction whose
+// second output is not a combiner, which upstream's vectorizer refuses, so
+// its register-level copies stay scalar loop nests that count against the
+// kernel-size limit. The space took it for vectorized (projected
+// permutations only) and admitted configs of 1,159 to 4,608 loops.
+TEST_F(SearchSpaceTest, UnvectorizedReductionsCountTheirLoops) {
+  TuningTask &task = taskOf(R"mlir(
+func.func @f(%x: tensor<1x256x7x7xf32>, %k: tensor<2x2xi1>) -> (tensor<1x256x6x6xf32>, tensor<6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %e = tensor.empty() : tensor<1x256x6x6xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x256x6x6xf32>) -> tensor<1x256x6x6xf32>
+  %cnt = tensor.empty() : tensor<6x6xf32>
+    %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%k : tensor<2x2xi1>) outs(%acc, %cnt : tensor<1x256x6x6xf32>, tensor<6x6xf32>) {
+    ^bb0(%in: i1, %out: f32, %out_20: f32):
+      %51 = linalg.index 0 : index
+      %52 = linalg.index 1 : index
+      %53 = linalg.index 2 : index
+      %54 = linalg.index 3 : index
+      %55 = linalg.index 4 : index
+      %56 = linalg.index 5 : index
+      %57 = arith.muli %53, %c6 : index
+      %58 = arith.floordivsi %57, %c6 : index
+      %59 = arith.addi %53, %c1 : index
+      %60 = arith.muli %59, %c6 : index
+      %61 = arith.subi %60, %c1 : index
+      %62 = arith.floordivsi %61, %c6 : index
+      %63 = arith.addi %62, %c1 : index
+      %64 = arith.muli %54, %c6 : index
+      %65 = arith.floordivsi %64, %c6 : index
+      %66 = arith.addi %54, %c1 : index
+      %67 = arith.muli %66, %c6 : index
+      %68 = arith.subi %67, %c1 : index
+      %69 = arith.floordivsi %68, %c6 : index
+      %70 = arith.addi %69, %c1 : index
+      %71 = arith.addi %58, %55 : index
+      %72 = arith.addi %65, %56 : index
+      %extracted = tensor.extract %x[%51, %52, %71, %72] : tensor<1x256x7x7xf32>
+      %73 = arith.cmpi ult, %71, %63 : index
+      %74 = arith.select %73, %extracted, %zero : f32
+      %75 = arith.cmpi ult, %72, %70 : index
+      %76 = arith.select %75, %74, %zero : f32
+      %77 = arith.addf %76, %out : f32
+      %78 = arith.subi %63, %58 : index
+      %79 = arith.subi %70, %65 : index
+      %80 = arith.muli %78, %79 : index
+      %81 = arith.index_cast %80 : index to i64
+      %82 = arith.sitofp %81 : i64 to f32
+      linalg.yield %77, %82 : f32, f32
+    } -> (tensor<1x256x6x6xf32>, tensor<6x6xf32>)
+  return %r#0, %r#1 : tensor<1x256x6x6xf32>, tensor<6x6xf32>
+})mlir");
+  SketchAttr sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,
+                                      "SSSRRSRS", {},
+                                      /*registerAccumulator=*/false, 0);
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), sketch, device);
+  ASSERT_TRUE(succeeded(space));
+  // Sampled by scripts/sampled-configs-compile; the kernel had 4,608 loops.
+  ConfigAttr sampled = ConfigAttr::get(
+      &context,
+      SmallVector<SmallVector<int64_t>>{{1, 1, 1, 1, 1},
+                                        {1, 8, 1, 16, 2},
+                                        {1, 1, 1, 6, 1},
+                                        {2, 1, 1, 1, 3},
+                                        {1, 1, 2},
+                                        {1, 1, 2}},
+      64, {});
+  // 8 virtual threads x 16 x 6 outer register copies x 6 loops.
+  EXPECT_EQ(space->estimateUnrolledLoops(sampled), 8 * 16 * 6 * 6);
+  std::string why;
+  EXPECT_TRUE(failed(space->check(sampled, &why)));
+  EXPECT_EQ(why, "at least 4608 loops after unrolling; the kernel-size limit "
+                 "is 1024");
+}
+
 /// A matmul small enough to enumerate.
 constexpr const char *kMatmul8 = R"mlir(
 func.func @f(%a: tensor<8x4xf32>, %b: tensor<4x8xf32>) -> tensor<8x8xf32> {

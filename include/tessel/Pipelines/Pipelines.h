@@ -56,6 +56,13 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
       *this, "default-configs",
       llvm::cl::desc("Give unscheduled ops a default schedule"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> bufferAlignment{
+      *this, "buffer-alignment",
+      llvm::cl::desc("Byte alignment the kernels may assume of every buffer "
+                     "they take, for vector loads and stores of global "
+                     "memory; the host code checks its arguments "
+                     "(docs/Alignment.md). 0: none (element accesses)"),
+      llvm::cl::init(16)};
   PassOptions::Option<BarrierPlacement> barriers{
       *this, "barriers",
       llvm::cl::desc("Where the kernels' barriers go (docs/Barriers.md)"),

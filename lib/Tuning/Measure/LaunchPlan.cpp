@@ -163,6 +163,14 @@ std::optional<std::vector<uint8_t>> getConstantBytes(Attribute attr) {
 }
 
 /// Evaluates one host function into a plan.
+/// Whether `use` of a global's address only prints it on the host (the
+/// message of a failing check).
+bool isHostMessageUse(Operation *use) {
+  auto call = dyn_cast<LLVM::CallOp>(use);
+  return call && call.getCallee() &&
+         (*call.getCallee() == "puts" || *call.getCallee() == "printf");
+}
+
 class HostEvaluator {
 public:
   HostEvaluator(ModuleOp module, LaunchPlan &plan) : module(module), plan(plan) {}
@@ -175,6 +183,8 @@ private:
   LogicalResult evaluate(Operation *op);
   LogicalResult evaluateLaunch(gpu::LaunchFuncOp launch);
   LogicalResult evaluateReturn(LLVM::ReturnOp ret, TypeRange resultTypes);
+  /// The successor a branch takes, with its block arguments bound.
+  FailureOr<Block *> evaluateBranch(Operation *op);
   FailureOr<int64_t> getGlobalBuffer(LLVM::AddressOfOp op);
   FailureOr<int64_t> getNumber(Operation *user, Value value);
 
@@ -415,6 +425,11 @@ LogicalResult HostEvaluator::evaluate(Operation *op) {
         return success();
       })
       .Case([&](LLVM::AddressOfOp a) -> LogicalResult {
+        // The message of a host check (cf.assert) is read on the host only.
+        if (llvm::all_of(a->getUsers(), isHostMessageUse)) {
+          values[a.getResult()] = HostValue();
+          return success();
+        }
         FailureOr<int64_t> buffer = getGlobalBuffer(a);
         if (failed(buffer))
           return failure();
@@ -477,6 +492,38 @@ LogicalResult HostEvaluator::evaluate(Operation *op) {
         if (!a.isNumber() || !b.isNumber())
           return fail("operands are not known numbers");
         return setScalar(a.value * b.value);
+      })
+      .Case([&](LLVM::AndOp a) -> LogicalResult {
+        HostValue lhs = number(a.getLhs()), rhs = number(a.getRhs());
+        if (lhs.isNumber() && rhs.isNumber())
+          return setScalar(lhs.value & rhs.value);
+        if (rhs.isNumber() && lhs.kind == HostValue::Kind::Scalar &&
+            rhs.value >= 0 && llvm::isPowerOf2_64(rhs.value + 1) &&
+            kBufferAlignment % (rhs.value + 1) == 0)
+          // The low bits of an address below the allocation alignment.
+          return setScalar(lhs.value & rhs.value);
+        return fail("operands are not known");
+      })
+      .Case([&](LLVM::ICmpOp cmp) -> LogicalResult {
+        HostValue lhs = number(cmp.getLhs()), rhs = number(cmp.getRhs());
+        if (!lhs.isNumber() || !rhs.isNumber())
+          return fail("operands are not known numbers");
+        int64_t a = lhs.value, b = rhs.value;
+        uint64_t ua = a, ub = b;
+        bool result;
+        switch (cmp.getPredicate()) {
+        case LLVM::ICmpPredicate::eq: result = a == b; break;
+        case LLVM::ICmpPredicate::ne: result = a != b; break;
+        case LLVM::ICmpPredicate::slt: result = a < b; break;
+        case LLVM::ICmpPredicate::sle: result = a <= b; break;
+        case LLVM::ICmpPredicate::sgt: result = a > b; break;
+        case LLVM::ICmpPredicate::sge: result = a >= b; break;
+        case LLVM::ICmpPredicate::ult: result = ua < ub; break;
+        case LLVM::ICmpPredicate::ule: result = ua <= ub; break;
+        case LLVM::ICmpPredicate::ugt: result = ua > ub; break;
+        case LLVM::ICmpPredicate::uge: result = ua >= ub; break;
+        }
+        return setScalar(result ? 1 : 0);
       })
       .Case<LLVM::URemOp, LLVM::UDivOp, LLVM::SRemOp, LLVM::SDivOp>(
           [&](Operation *) -> LogicalResult {
@@ -563,19 +610,75 @@ LogicalResult HostEvaluator::run(LLVM::LLVMFuncOp func,
                                  TypeRange resultTypes) {
   if (func.isExternal())
     return func.emitError("cannot plan a function without a body");
-  if (!func.getBody().hasOneBlock())
-    return func.emitError(
-        "cannot plan host code with control flow (a loop or branch left on "
-        "the host)");
   if (failed(bindArguments(func, argumentTypes)))
     return failure();
-  for (Operation &op : func.getBody().front()) {
-    if (auto ret = dyn_cast<LLVM::ReturnOp>(op))
-      return evaluateReturn(ret, resultTypes);
-    if (failed(evaluate(&op)))
-      return failure();
+  // Straight-line code, but for the branches of host checks (cf.assert):
+  // each block runs at most once, every branch condition is known.
+  llvm::SmallPtrSet<Block *, 8> visited;
+  Block *block = &func.getBody().front();
+  while (block) {
+    if (!visited.insert(block).second)
+      return func.emitError(
+          "cannot plan host code with control flow (a loop left on the "
+          "host)");
+    Block *next = nullptr;
+    for (Operation &op : *block) {
+      if (auto ret = dyn_cast<LLVM::ReturnOp>(op))
+        return evaluateReturn(ret, resultTypes);
+      if (isa<LLVM::BrOp, LLVM::CondBrOp>(op)) {
+        FailureOr<Block *> taken = evaluateBranch(&op);
+        if (failed(taken))
+          return failure();
+        next = *taken;
+        break;
+      }
+      if (failed(evaluate(&op)))
+        return failure();
+    }
+    if (!next)
+      return func.emitError("host function has no return");
+    block = next;
   }
-  return func.emitError("host function has no return");
+  return failure();
+}
+
+FailureOr<Block *> HostEvaluator::evaluateBranch(Operation *op) {
+  Block *dest;
+  OperandRange operands = op->getOperands();
+  if (auto br = dyn_cast<LLVM::BrOp>(op)) {
+    dest = br.getDest();
+    operands = br.getDestOperands();
+  } else {
+    auto cond = cast<LLVM::CondBrOp>(op);
+    HostValue condition = get(cond.getCondition());
+    if (!condition.isNumber())
+      return op->emitError(
+          "cannot plan host code with control flow (a branch on a value not "
+          "known before the run)");
+    bool taken = condition.value & 1;
+    dest = taken ? cond.getTrueDest() : cond.getFalseDest();
+    operands = taken ? cond.getTrueDestOperands() : cond.getFalseDestOperands();
+  }
+  // A failing host check: the block prints its message and aborts.
+  for (Operation &inner : *dest)
+    if (auto call = dyn_cast<LLVM::CallOp>(inner);
+        call && call.getCallee() == "abort") {
+      std::string message = "a check of the host code fails";
+      for (Operation &print : *dest)
+        if (auto puts = dyn_cast<LLVM::CallOp>(print);
+            puts && puts.getCallee() == "puts" && puts.getNumOperands() == 1)
+          if (auto address =
+                  puts.getOperand(0).getDefiningOp<LLVM::AddressOfOp>())
+            if (auto global =
+                    module.lookupSymbol<LLVM::GlobalOp>(address.getGlobalName()))
+              if (auto text = dyn_cast_or_null<StringAttr>(
+                      global.getValueOrNull()))
+                message += ": " + text.getValue().rtrim('\0').str();
+      return op->emitError("cannot plan: ") << message;
+    }
+  for (auto [arg, operand] : llvm::zip(dest->getArguments(), operands))
+    values[arg] = get(operand);
+  return dest;
 }
 
 /// Reads the cubins and the ptxas resources of every gpu.binary.

@@ -124,9 +124,7 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
            getElementBytes(input->get())});
   for (OpOperand &init : op.getDpsInitsMutable())
     space.initElementBytes.push_back(getElementBytes(init.get()));
-  space.vectorizable =
-      llvm::all_of(op.getIndexingMapsArray(),
-                   [](AffineMap map) { return map.isProjectedPermutation(); });
+  space.vectorizable = isVectorizedByMaterialization(op);
   return space;
 }
 

@@ -9,6 +9,7 @@
 #include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Matchers.h"
@@ -30,6 +31,14 @@ FailureOr<LoopNest> LoopNest::get(linalg::LinalgOp op) {
   for (utils::IteratorType type : op.getIteratorTypesArray())
     nest.isReduction.push_back(type == utils::IteratorType::reduction);
   return nest;
+}
+
+bool tessel::isVectorizedByMaterialization(linalg::LinalgOp op) {
+  return llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap map) {
+                        return map.isProjectedPermutation();
+                      }) &&
+         succeeded(linalg::vectorizeOpPrecondition(op));
 }
 
 static bool hasStaticShape(Type type) {

@@ -46,6 +46,13 @@ struct LoopNest {
   unsigned size() const { return extents.size(); }
 };
 
+/// Whether materialization turns `op` into vector code: every indexing map
+/// is a projected permutation and upstream's vectorizer accepts the op. An
+/// op it refuses (a reduction whose combiner it cannot match, such as
+/// torch-mlir's adaptive pools with two outputs) stays scalar loops, whose
+/// copies count against the kernel-size limit.
+bool isVectorizedByMaterialization(linalg::LinalgOp op);
+
 /// Per-loop extent of the tile computed by one thread block in one iteration
 /// of the shared-memory staging loop.
 SmallVector<int64_t> getBlockTile(SketchAttr sketch, ConfigAttr config,

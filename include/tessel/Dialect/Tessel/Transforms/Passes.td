@@ -89,6 +89,43 @@ def TesselLowerKernelVectors : Pass<"tessel-lower-kernel-vectors"> {
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
+def TesselAlignGlobalAccesses
+    : Pass<"tessel-align-global-accesses", "ModuleOp"> {
+  let summary = "Give kernels' vector loads and stores of global memory the "
+                "alignment their addresses are known to have";
+  let description = [{
+    The memref lowering gives a `vector.load` the alignment of its element,
+    so LLVM splits a 16-byte load of `vector<4xf32>` into four 32-bit loads
+    (`ld.global.b32`). Under the contract that every buffer a kernel takes
+    starts at a multiple of `buffer-alignment` bytes, this pass proves, per
+    access of an outlined kernel, which power of two divides the element
+    offset (the trailing zero bits of the index arithmetic: constants, sums,
+    products, shifts, loop induction variables from their bounds and steps;
+    thread ids and anything else unknown) and sets the access's `alignment`
+    attribute, so `vector<4xf32>` becomes `ld.global.v4.f32`.
+
+    Each kernel argument an alignment was derived from gets the argument
+    attribute `tessel.buffer_alignment`, and the host function that
+    launches the kernel checks it: a function argument reaching such a
+    kernel gets a `cf.assert` on its aligned pointer (a clear error at
+    launch rather than a misaligned-address fault); an allocation or global
+    reaching it gets at least that alignment. `buffer-alignment=0` assumes
+    nothing (element alignment: scalar loads). Run after outlining and
+    before `convert-scf-to-cf` (loop bounds are read from `scf.for`).
+  }];
+  let options = [
+    Option<"bufferAlignment", "buffer-alignment", "int64_t",
+           /*default=*/"16",
+           "Byte alignment every buffer a kernel takes starts at (a power "
+           "of two; 0: none)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 def TesselLowerBf16MmaSync : Pass<"tessel-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{
