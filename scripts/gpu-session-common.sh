@@ -12,6 +12,22 @@
 # results/tune/NAME.{db,json,log}, summarized in results/summary.txt), and
 # cublas_f16_4096 (cuBLAS through PyTorch on the 4096^3 f16 matmul).
 
+# The variants the A/B section compiles each benchmarks/barriers module in
+# (scripts/gpu-barrier-modules.sh here, gpu-verify-session.sh on the GPU),
+# oldest first: upstream's barriers with element-wide global loads (before
+# session 26), Tessel's barriers with them (docs/Barriers.md), and the
+# default, Tessel's barriers with 128-bit loads under the 16-byte buffer
+# contract (docs/Alignment.md).
+KERNEL_VARIANTS="after-every-forall unaligned dependences"
+kernel_variant_options() {
+  case $1 in
+    after-every-forall) echo "barriers=after-every-forall buffer-alignment=0" ;;
+    unaligned) echo "barriers=dependences buffer-alignment=0" ;;
+    dependences) echo "barriers=dependences" ;;
+    *) echo "kernel_variant_options: unknown variant '$1'" >&2; return 1 ;;
+  esac
+}
+
 gpu_session_start() {
   GPU_SESSION_NAME=$1
   local tar=$2

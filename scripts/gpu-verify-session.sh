@@ -16,9 +16,12 @@
 # 5. barriers where the dependences are (docs/Barriers.md), the default of
 #    this bundle, so step 1 already checks every op kind with them: the
 #    fastest measured matmul and QKV schedules and an 8-vthread QKV schedule
-#    compiled with barriers=after-every-forall and with the default, timed in
-#    the same call; compute-sanitizer's racecheck on small kernels of the same
-#    structure and on the check's op kinds; the 1024^3 f32 matmul tuned again.
+#    compiled in the variants of gpu-session-common.sh (upstream's barriers,
+#    Tessel's with element-wide global loads, the default with 128-bit loads
+#    under the 16-byte buffer contract, docs/Alignment.md: step 1 checks
+#    every op kind with them), timed in the same call; compute-sanitizer's
+#    racecheck on small kernels of the same structure and on the check's op
+#    kinds; the 1024^3 f32 matmul tuned again.
 #
 # SECONDS (default 480) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
@@ -38,7 +41,7 @@ timeout "$(budget 110)" "$BUNDLE/gpu-check-run.sh" "$RESULTS/check" \
 log "gpu-check-run.sh: exit $? ($(grep 'op kinds verified' "$RESULTS/check.log"))"
 pack
 
-# --- 5. Barriers: before and after, races, a tuning run ---------------------
+# --- 5. Barriers and vector loads: before and after, races, a tuning run ----
 BARRIERS="$BUNDLE/benchmarks/barriers"
 # Modules compiled elsewhere (scripts/gpu-barrier-modules.sh) when the bundle
 # has no tessel-opt; otherwise compiled here.
@@ -47,11 +50,11 @@ mkdir -p "$RESULTS/barriers"
 log "barriers: before/after of $(ls "$BARRIERS" | grep -c 'mlir$') schedules"
 for f in "$BARRIERS"/*.mlir; do
   name=$(basename "$f" .mlir)
-  for mode in after-every-forall dependences; do
+  for mode in $KERNEL_VARIANTS; do
     out="$RESULTS/barriers/$name.$mode"
     module="$MODULES/$name.$mode.mlir"
     [ -f "$module" ] || timeout 60 tessel-opt "$f" \
-      --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH barriers=$mode" \
+      --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH $(kernel_variant_options $mode)" \
       -o "$module" 2> "$out.err"
     timeout 60 tessel-run "$module" --reference="$f" \
       --measure=cuda --cuda-path="$CUDA_PATH" --min-time-ms=20 \
