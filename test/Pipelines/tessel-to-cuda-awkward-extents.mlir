@@ -73,3 +73,30 @@ func.func @not_padded(%a: tensor<37x768xf32>, %b: tensor<768x61xf32>, %x: tensor
   } -> tensor<8191xf32>
   return %0, %1 : tensor<37x61xf32>, tensor<8191xf32>
 }
+
+// -----
+
+// Primes up to 1024 (1021 x 1031 x 1019): M and K have no divisor from 16
+// to 128, so they are padded to 1024 (a multiple of 32), N (above 1024) to
+// 1152. The default kernel is a tiled one: 288 blocks of 256 threads, a
+// staging loop over K, instead of 1,021 x 18 blocks of 16 threads.
+// FUSE-LABEL: func @primes_below_1024
+// FUSE: tensor.pad %{{.*}} low[0, 0] high[3, 5]
+// FUSE: tensor.pad %{{.*}} low[0, 0] high[5, 121]
+// FUSE: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1024x1024xf32>, tensor<1024x1152xf32>)
+// FUSE: tensor.extract_slice %{{.*}}[0, 0] [1021, 1031] [1, 1]
+
+// CHECK-LABEL: llvm.func @primes_below_1024
+// CHECK-DAG: %[[C288:.*]] = llvm.mlir.constant(288 : index) : i64
+// CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : index) : i64
+// CHECK: gpu.launch_func @primes_below_1024_kernel::@primes_below_1024_kernel blocks in (%[[C288]], %{{.*}}, %{{.*}}) threads in (%[[C256]],
+// CHECK: gpu.binary @primes_below_1024_kernel
+// CHECK-SAME: fma.rn.f32
+// CHECK-SAME: {{@%p[0-9]+ bra}}
+func.func @primes_below_1024(%a: tensor<1021x1019xf32>, %b: tensor<1019x1031xf32>) -> tensor<1021x1031xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1021x1031xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1021x1031xf32>) -> tensor<1021x1031xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1021x1019xf32>, tensor<1019x1031xf32>) outs(%c : tensor<1021x1031xf32>) -> tensor<1021x1031xf32>
+  return %r : tensor<1021x1031xf32>
+}

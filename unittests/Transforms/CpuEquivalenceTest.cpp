@@ -1273,6 +1273,17 @@ func.func @f(%a: tensor<2x16x24xf32>, %b: tensor<2x24x1031xf32>) -> tensor<2x16x
   return %m : tensor<2x16x1031xf32>
 })mlir",
      1, "tensor<2x24x1152xf32>"},
+    // Primes up to 1024 (M = 131, K = 139): no divisor from 16 to 128, so
+    // both are padded to a multiple of 32 (160) with zeros; N = 40 is not.
+    {"primes_below_1024_matmul", R"mlir(
+func.func @f(%a: tensor<131x139xf32>, %b: tensor<139x40xf32>) -> tensor<131x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<131x40xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<131x40xf32>) -> tensor<131x40xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<131x139xf32>, tensor<139x40xf32>) outs(%init : tensor<131x40xf32>) -> tensor<131x40xf32>
+  return %m : tensor<131x40xf32>
+})mlir",
+     1, "tensor<160x160xf32>"},
     // A contraction generic reading B transposed, with a prime K (1033): K
     // is padded with zeros on both inputs, which adds nothing to the sums.
     {"prime_k_transposed_contraction", R"mlir(

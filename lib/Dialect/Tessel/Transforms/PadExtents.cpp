@@ -17,13 +17,36 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-/// What an awkward extent is padded to a multiple of.
+/// What an awkward extent above 1024 is padded to a multiple of.
 static constexpr int64_t kPadMultiple = 128;
+/// What an awkward extent up to 1024 is padded to a multiple of (at most
+/// 31 iterations of waste: 1021 -> 1024, 131 -> 160).
+static constexpr int64_t kSmallPadMultiple = 32;
+
+/// Whether a loop of `extent` iterations up to 1024 has no tile that both
+/// gives a block a useful share of it (16 to 128 iterations) and divides
+/// it: a prime such as 1021 otherwise runs as 1,021 blocks of one row.
+static bool isAwkwardBelow1024(int64_t extent) {
+  if (extent <= 128 || extent > 1024)
+    return false;
+  for (int64_t tile = 16; tile <= 128; ++tile)
+    if (extent % tile == 0)
+      return false;
+  return true;
+}
+
+/// The multiple an awkward contraction loop is padded to, or 0.
+static int64_t getPadMultiple(int64_t extent) {
+  if (!getBoundaryBlockThreads(extent).empty())
+    return kPadMultiple;
+  if (isAwkwardBelow1024(extent))
+    return kSmallPadMultiple;
+  return 0;
+}
 
 int64_t tessel::getPaddedExtent(int64_t extent) {
-  if (getBoundaryBlockThreads(extent).empty())
-    return extent;
-  return llvm::alignTo(extent, kPadMultiple);
+  int64_t multiple = getPadMultiple(extent);
+  return multiple ? llvm::alignTo(extent, multiple) : extent;
 }
 
 namespace {
@@ -48,10 +71,11 @@ struct PadAwkwardContraction
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     SmallVector<int64_t> dims, multiples;
     for (auto [loop, extent] : llvm::enumerate(extents)) {
-      if (getPaddedExtent(extent) == extent)
+      int64_t multiple = getPadMultiple(extent);
+      if (!multiple)
         continue;
       dims.push_back(loop);
-      multiples.push_back(kPadMultiple);
+      multiples.push_back(multiple);
     }
     if (dims.empty())
       return rewriter.notifyMatchFailure(op, "no awkward extent");
