@@ -83,6 +83,8 @@ static void addNvvmLowering(OpPassManager &pm,
   TesselAlignGlobalAccessesOptions align;
   align.bufferAlignment = options.bufferAlignment;
   pm.addPass(createTesselAlignGlobalAccesses(align));
+  if (options.fpContract)
+    pm.addPass(createTesselContractKernelFloatOps());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());

@@ -56,6 +56,11 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
       *this, "default-configs",
       llvm::cl::desc("Give unscheduled ops a default schedule"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("Fuse the kernels' multiplies and adds into FMAs "
+                     "(--tessel-contract-kernel-float-ops; nvcc's -fmad)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> bufferAlignment{
       *this, "buffer-alignment",
       llvm::cl::desc("Byte alignment the kernels may assume of every buffer "

@@ -126,6 +126,23 @@ def TesselAlignGlobalAccesses
   ];
 }
 
+def TesselContractKernelFloatOps
+    : Pass<"tessel-contract-kernel-float-ops", "ModuleOp"> {
+  let summary = "Let LLVM fuse the multiplies and adds of kernels into FMAs";
+  let description = [{
+    Marks every floating-point `arith` op of the outlined kernels
+    (`gpu.func`) with the `contract` fast-math flag, so the NVPTX backend
+    fuses a multiply feeding an add into one `fma.rn`, as nvcc does by
+    default (`-fmad=true`). Without it, the scalar loop nests of kernels
+    that are not vectorized (convolutions, generic reductions) ran each
+    multiply-accumulate as `mul.rn` + `add.rn`, whose explicit rounding
+    ptxas may not fuse: two instructions and two roundings where one does.
+    Results round once instead of twice per product (within the f32
+    tolerance of the CPU reference). Host code is left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TesselLowerBf16MmaSync : Pass<"tessel-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{
