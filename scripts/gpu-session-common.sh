@@ -15,15 +15,16 @@
 # The variants the A/B section compiles each benchmarks/barriers module in
 # (scripts/gpu-barrier-modules.sh here, gpu-verify-session.sh on the GPU),
 # oldest first: upstream's barriers with element-wide global loads (before
-# session 26), Tessel's barriers with them (docs/Barriers.md), and the
-# default, Tessel's barriers with 128-bit loads under the 16-byte buffer
-# contract (docs/Alignment.md).
-KERNEL_VARIANTS="after-every-forall unaligned dependences"
+# session 26), Tessel's barriers with them (docs/Barriers.md; what the
+# 2026-11-27 H100 lease measured), and the default: also 128-bit loads under
+# the 16-byte buffer contract (docs/Alignment.md), FMA contraction and
+# accumulators started from their fill in registers (docs/Materialization.md).
+KERNEL_VARIANTS="after-every-forall dependences default"
 kernel_variant_options() {
   case $1 in
-    after-every-forall) echo "barriers=after-every-forall buffer-alignment=0" ;;
-    unaligned) echo "barriers=dependences buffer-alignment=0" ;;
-    dependences) echo "barriers=dependences" ;;
+    after-every-forall) echo "barriers=after-every-forall buffer-alignment=0 fp-contract=0 forward-fills=0" ;;
+    dependences) echo "barriers=dependences buffer-alignment=0 fp-contract=0 forward-fills=0" ;;
+    default) echo "" ;;
     *) echo "kernel_variant_options: unknown variant '$1'" >&2; return 1 ;;
   esac
 }

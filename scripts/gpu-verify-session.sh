@@ -16,10 +16,10 @@
 # 5. barriers where the dependences are (docs/Barriers.md), the default of
 #    this bundle, so step 1 already checks every op kind with them: the
 #    fastest measured matmul and QKV schedules and an 8-vthread QKV schedule
-#    compiled in the variants of gpu-session-common.sh (upstream's barriers,
-#    Tessel's with element-wide global loads, the default with 128-bit loads
-#    under the 16-byte buffer contract, docs/Alignment.md: step 1 checks
-#    every op kind with them), timed in the same call; compute-sanitizer's
+#    compiled in the variants of gpu-session-common.sh (upstream's barriers;
+#    Tessel's, as the 2026-11-27 lease ran them; the default, which adds
+#    128-bit loads, FMA and accumulators started in registers: step 1 checks
+#    every op kind with it), timed in the same call; compute-sanitizer's
 #    racecheck on small kernels of the same structure and on the check's op
 #    kinds; the 1024^3 f32 matmul tuned again.
 #
@@ -69,8 +69,8 @@ if command -v compute-sanitizer >/dev/null; then
     [ "$(elapsed)" -lt 290 ] || break
     name=$(basename "$f" .mlir)
     input=("$f")
-    [ -f "$MODULES/$name.dependences.mlir" ] &&
-      input=("$MODULES/$name.dependences.mlir" --reference="$f")
+    [ -f "$MODULES/$name.default.mlir" ] &&
+      input=("$MODULES/$name.default.mlir" --reference="$f")
     timeout -k 5 20 compute-sanitizer --tool racecheck \
       --target-processes all --racecheck-report all \
       tessel-run "${input[@]}" --measure=cuda --cuda-path="$CUDA_PATH" \

@@ -163,6 +163,8 @@ void tessel::buildTesselToKernelsPipeline(OpPassManager &pm,
   materialize.asyncCopies = getSmVersion(options.chip) >= 80;
   materialize.allowTf32 = options.allowTf32;
   pm.addPass(createTesselMaterialize(materialize));
+  if (options.forwardFills)
+    pm.addPass(createTesselForwardFills());
   if (options.barriers == BarrierPlacement::Dependences)
     pm.addPass(createTesselPlaceBarriers());
 

@@ -56,6 +56,12 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
       *this, "default-configs",
       llvm::cl::desc("Give unscheduled ops a default schedule"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> forwardFills{
+      *this, "forward-fills",
+      llvm::cl::desc("Start register accumulators from their fill's "
+                     "constant instead of storing it to the output and "
+                     "loading it back (--tessel-forward-fills)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Fuse the kernels' multiplies and adds into FMAs "

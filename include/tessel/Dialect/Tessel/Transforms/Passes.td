@@ -143,6 +143,24 @@ def TesselContractKernelFloatOps
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TesselForwardFills : Pass<"tessel-forward-fills", "ModuleOp"> {
+  let summary = "Initialise register accumulators with the fill's constant "
+                "instead of a store and load of global memory";
+  let description = [{
+    In each `gpu.launch` made by materialization, a fused fill stores its
+    constant (`vector.store` of a splat) into the output, and a register-
+    accumulating op loads its accumulators back from the same elements
+    before its main loop. Both follow the op's per-thread layout, so each
+    thread reads exactly what it stored (equal indices, or `affine.apply`s
+    of equal operands whose maps differ by a constant): the loads become the
+    constant, and the stores are dropped when nothing in the launch reads
+    the output any more and the thread's own later stores overwrite every
+    element they wrote. The barrier between them then has nothing to order
+    (`--tessel-place-barriers` runs after). Run after `--tessel-materialize`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TesselLowerBf16MmaSync : Pass<"tessel-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{
