@@ -198,3 +198,35 @@ func.func @linalg_writes(%x: memref<2x64xf32>) {
   }
   return
 }
+
+// -----
+
+// Adjacent upstream barriers (materialization leaves two when the forall
+// between them is gone, e.g. after --tessel-forward-fills): one placed
+// barrier between the shared store and the load. Before, the op recorded
+// after the first barrier was the second, erased: a crash.
+// CHECK-LABEL: func.func @adjacent_barriers
+// CHECK: vector.store
+// CHECK-NOT: gpu.barrier
+// CHECK: arith.subi
+// CHECK: gpu.barrier
+// CHECK-NEXT: vector.load
+// CHECK-NOT: gpu.barrier
+// CHECK: gpu.terminator
+func.func @adjacent_barriers(%out: memref<256xf32>) {
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %one = arith.constant dense<1.0> : vector<1xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1) {
+    %t = memref.alloca() : memref<256xf32, #gpu.address_space<workgroup>>
+    vector.store %one, %t[%tx] : memref<256xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+    gpu.barrier
+    gpu.barrier
+    %n = arith.subi %c256, %tx : index
+    %m = arith.subi %n, %c1 : index
+    %v = vector.load %t[%m] : memref<256xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+    vector.store %v, %out[%tx] : memref<256xf32>, vector<1xf32>
+    gpu.terminator
+  }
+  return
+}

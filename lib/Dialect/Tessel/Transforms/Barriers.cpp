@@ -443,9 +443,14 @@ FailureOr<unsigned> tessel::placeBarriersByDependences(gpu::LaunchOp launch,
   BarrierPlacer placer(launch);
   // Where upstream's barriers were (the op after each), to restore them
   // should the placement execute more barriers than they did.
-  SmallVector<Operation *> upstream;
+  // The op after a run of adjacent barriers stands for all of them (the
+  // others are erased too).
+  llvm::SetVector<Operation *> upstream;
   for (gpu::BarrierOp barrier : placer.numberPhases()) {
-    upstream.push_back(barrier->getNextNode());
+    Operation *next = barrier->getNextNode();
+    while (isa<gpu::BarrierOp>(next))
+      next = next->getNextNode();
+    upstream.insert(next);
     barrier.erase();
   }
   ArrayRef<Operation *> positions = placer.run();
@@ -455,8 +460,7 @@ FailureOr<unsigned> tessel::placeBarriersByDependences(gpu::LaunchOp launch,
   for (Operation *op : positions)
     after += getExecutions(op);
   bool keepUpstream = after > before;
-  for (Operation *op : keepUpstream ? ArrayRef<Operation *>(upstream)
-                                    : positions) {
+  for (Operation *op : keepUpstream ? upstream.getArrayRef() : positions) {
     OpBuilder builder(op);
     gpu::BarrierOp::create(builder, op->getLoc());
   }
