@@ -129,8 +129,7 @@ void forwardFills(gpu::LaunchOp launch, Value buffer) {
         if (isWithin(load.getIndices(), length, fill.op.getIndices(),
                      fill.op.getVectorType().getNumElements()))
           source = &fill;
-      if (!source || load.getVectorType().getRank() != 1 ||
-          fills.empty()) {
+      if (!source || load.getVectorType().getRank() != 1) {
         end = &op;
         break;
       }
@@ -182,29 +181,29 @@ void forwardFills(gpu::LaunchOp launch, Value buffer) {
       finals.push_back(store);
   for (FillStore fill : fills) {
     int64_t length = fill.op.getVectorType().getNumElements();
+    ValueRange fillIndices = fill.op.getIndices();
     SmallVector<bool> covered(length, false);
     for (vector::StoreOp store : finals) {
+      // The store covers elements [offset, offset + its length) of the fill
+      // when it writes the same leading indices.
+      ValueRange storeIndices = store.getIndices();
+      if (fillIndices.size() != storeIndices.size() ||
+          !llvm::all_of(llvm::zip(fillIndices.drop_back(),
+                                  storeIndices.drop_back()),
+                        [](auto pair) {
+                          return getConstantDifference(std::get<0>(pair),
+                                                       std::get<1>(pair)) ==
+                                 std::optional<int64_t>(0);
+                        }))
+        continue;
+      std::optional<int64_t> offset =
+          getConstantDifference(storeIndices.back(), fillIndices.back());
+      if (!offset)
+        continue;
       int64_t storeLength = store.getVectorType().getNumElements();
-      for (int64_t i = 0; i < length; ++i) {
-        if (covered[i])
-          continue;
-        // Element i of the fill is within the store when the store starts
-        // at most i before it and reaches past it.
-        ValueRange fillIndices = fill.op.getIndices();
-        ValueRange storeIndices = store.getIndices();
-        if (fillIndices.size() != storeIndices.size())
-          continue;
-        bool leading = true;
-        for (auto [a, b] :
-             llvm::zip(fillIndices.drop_back(), storeIndices.drop_back())) {
-          std::optional<int64_t> d = getConstantDifference(a, b);
-          leading &= d && *d == 0;
-        }
-        std::optional<int64_t> offset =
-            getConstantDifference(storeIndices.back(), fillIndices.back());
-        if (leading && offset && *offset <= i && i < *offset + storeLength)
-          covered[i] = true;
-      }
+      for (int64_t i = std::max<int64_t>(0, *offset);
+           i < std::min(length, *offset + storeLength); ++i)
+        covered[i] = true;
     }
     if (!llvm::all_of(covered, [](bool c) { return c; }))
       return;
