@@ -44,3 +44,31 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A reduction tile split between two consumers: the 1-D strided slices
+// become shuffles (the NVVM lowering has no pattern for strided slices;
+// seen on MobileBERT's attention max, test/Pipelines/tessel-to-cuda-
+// extract-strided-slice.mlir).
+// CHECK-LABEL: gpu.func @strided_slices_of_a_tile
+// CHECK: %[[V:.*]] = vector.load %{{.*}} : memref<8xf32>, vector<4xf32>
+// CHECK-NOT: vector.extract_strided_slice
+// CHECK-DAG: vector.shuffle %[[V]], %[[V]] [0, 1] : vector<4xf32>, vector<4xf32>
+// CHECK-DAG: vector.shuffle %[[V]], %[[V]] [2, 3] : vector<4xf32>, vector<4xf32>
+// CHECK-NOT: vector.extract_strided_slice
+// CHECK: gpu.return
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @strided_slices_of_a_tile(%p: memref<8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %a = vector.load %p[%c0] : memref<8xf32>, vector<4xf32>
+      %lo = vector.extract_strided_slice %a {offsets = [0], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>
+      %hi = vector.extract_strided_slice %a {offsets = [2], sizes = [2], strides = [1]} : vector<4xf32> to vector<2xf32>
+      %s = arith.addf %lo, %hi : vector<2xf32>
+      vector.store %s, %p[%c4] : memref<8xf32>, vector<2xf32>
+      gpu.return
+    }
+  }
+}

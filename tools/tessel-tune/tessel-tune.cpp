@@ -117,7 +117,19 @@ static OptionFlag<uint64_t> seed("seed", cl::location(options.seed),
                                  cl::desc("Seed"), cl::cat(category));
 static OptionFlag<int64_t>
     jobs("j", cl::location(options.jobs),
-         cl::desc("Compile threads (default: all cores)"), cl::cat(category));
+         cl::desc("Candidates compiled at once, each in a child process "
+                  "(default: all cores)"),
+         cl::cat(category));
+static OptionFlag<int64_t> compileMemoryMiB(
+    "compile-memory-mib", cl::location(options.compileMemoryMiB),
+    cl::desc("MiB of memory a candidate's compilation may use; one that needs "
+             "more is a compile error of its candidate (0: no limit)"),
+    cl::cat(category));
+static OptionFlag<double> compileTimeout(
+    "compile-timeout", cl::location(options.compileTimeout),
+    cl::desc("Seconds a candidate's compilation may take; one that takes "
+             "longer is a compile error of its candidate (0: no limit)"),
+    cl::cat(category));
 static OptionFlag<double> simNoise("sim-noise", cl::location(options.simNoise),
                                    cl::desc("Simulated measurement noise"),
                                    cl::cat(category));

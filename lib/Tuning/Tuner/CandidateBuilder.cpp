@@ -11,6 +11,7 @@
 #include "tessel/Tuning/Search/Task.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -28,8 +29,9 @@ namespace {
 class CompilingBuilder : public CandidateBuilder {
 public:
   CompilingBuilder(const DialectRegistry &registry, std::string chip,
-                   std::string cudaPath, unsigned threads)
-      : compiler(registry, std::move(chip), std::move(cudaPath), threads) {}
+                   std::string cudaPath, unsigned processes, JobLimits limits)
+      : compiler(registry, std::move(chip), std::move(cudaPath), processes,
+                 limits) {}
 
   std::vector<BuiltCandidate>
   build(const TaskSearchState &state, ArrayRef<Candidate> candidates,
@@ -69,6 +71,8 @@ private:
 /// counted, about 0.1-0.3 s) to decide.
 class AnalyticBuilder : public CandidateBuilder {
 public:
+  explicit AnalyticBuilder(JobLimits limits) : limits(limits) {}
+
   std::vector<BuiltCandidate>
   build(const TaskSearchState &state, ArrayRef<Candidate> candidates,
         std::shared_ptr<const ReferenceData>) override {
@@ -102,27 +106,50 @@ private:
       return it->second;
     OwningOpRef<ModuleOp> module =
         applySchedule(task, candidate.sketch, candidate.config);
-    std::string error;
+    // Made in a child process: a schedule whose kernels cannot be made
+    // within the limits is rejected, and the tuner goes on. The child
+    // parses the module into a context of its own: the task's context may
+    // own a thread pool, whose threads a forked child does not have.
+    std::string text;
     {
-      ScopedDiagnosticHandler capture(module->getContext(), [&](Diagnostic &d) {
-        if (d.getSeverity() == DiagnosticSeverity::Error && error.empty())
-          error = d.str();
-        return success();
-      });
-      // TF32 candidates exist only when the user allowed them.
-      TesselToCudaOptions options;
-      options.allowTf32 = true;
-      PassManager pm(module->getContext());
-      buildTesselToKernelsPipeline(pm, options);
-      if (succeeded(pm.run(*module)))
-        error.clear();
-      else if (error.empty())
-        error = "the schedule's kernels cannot be made";
+      llvm::raw_string_ostream os(text);
+      module->print(os);
     }
+    const DialectRegistry &registry =
+        module->getContext()->getDialectRegistry();
+    std::vector<JobOutcome> outcomes = runIsolatedJobs(
+        1,
+        [&](size_t) -> std::string {
+          MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+          std::string error;
+          ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
+            if (d.getSeverity() == DiagnosticSeverity::Error && error.empty())
+              error = d.str();
+            return success();
+          });
+          OwningOpRef<ModuleOp> parsed =
+              parseSourceString<ModuleOp>(text, &context);
+          if (!parsed)
+            return "cannot parse the candidate: " + error;
+          // TF32 candidates exist only when the user allowed them.
+          TesselToCudaOptions options;
+          options.allowTf32 = true;
+          PassManager pm(&context);
+          buildTesselToKernelsPipeline(pm, options);
+          if (succeeded(pm.run(*parsed)))
+            return "";
+          return error.empty() ? "the schedule's kernels cannot be made"
+                               : error;
+        },
+        /*parallel=*/1, limits);
+    std::string error = outcomes[0].finished
+                            ? outcomes[0].output
+                            : "making the kernels " + outcomes[0].failure;
     kernelErrors[key] = error;
     return error;
   }
 
+  JobLimits limits;
   llvm::StringMap<std::string> kernelErrors;
 };
 } // namespace
@@ -130,11 +157,12 @@ private:
 std::unique_ptr<CandidateBuilder>
 mlir::tessel::createCompilingBuilder(const DialectRegistry &registry,
                                std::string chip, std::string cudaPath,
-                               unsigned threads) {
-  return std::make_unique<CompilingBuilder>(registry, std::move(chip),
-                                            std::move(cudaPath), threads);
+                               unsigned processes, JobLimits limits) {
+  return std::make_unique<CompilingBuilder>(
+      registry, std::move(chip), std::move(cudaPath), processes, limits);
 }
 
-std::unique_ptr<CandidateBuilder> mlir::tessel::createAnalyticBuilder() {
-  return std::make_unique<AnalyticBuilder>();
+std::unique_ptr<CandidateBuilder>
+mlir::tessel::createAnalyticBuilder(JobLimits limits) {
+  return std::make_unique<AnalyticBuilder>(limits);
 }

@@ -6,6 +6,7 @@
 
 #include "tessel/Tuning/Tuner/CandidateCompiler.h"
 #include "tessel/Pipelines/Pipelines.h"
+#include "tessel/Tuning/Measure/CandidateCodec.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -14,22 +15,18 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <atomic>
-#include <thread>
 
 using namespace mlir;
 using namespace mlir::tessel;
 
 CandidateCompiler::CandidateCompiler(const DialectRegistry &registry,
                                      std::string chip, std::string cudaPath,
-                                     unsigned threads)
-    : chip(std::move(chip)), cudaPath(std::move(cudaPath)) {
-  for (unsigned i = 0; i < std::max(threads, 1u); ++i) {
-    auto context = std::make_unique<MLIRContext>(
-        registry, MLIRContext::Threading::DISABLED);
-    context->loadAllAvailableDialects();
-    contexts.push_back(std::move(context));
-  }
+                                     unsigned processes, JobLimits limits)
+    : chip(std::move(chip)), cudaPath(std::move(cudaPath)),
+      processes(std::max(processes, 1u)), limits(limits),
+      context(std::make_unique<MLIRContext>(
+          registry, MLIRContext::Threading::DISABLED)) {
+  context->loadAllAvailableDialects();
 }
 
 CandidateCompiler::~CandidateCompiler() = default;
@@ -97,19 +94,41 @@ CandidateCompiler::compile(TuningTask &task, ArrayRef<Candidate> candidates) {
   std::string pipeline = "chip=" + chip + " format=bin allow-tf32=true";
   if (!cudaPath.empty())
     pipeline += " cuda-path=" + cudaPath;
-  std::atomic<size_t> next{0};
-  auto work = [&](MLIRContext *context) {
-    for (size_t i = next++; i < todo.size(); i = next++)
-      results[todo[i]] = compileOne(*context, texts[todo[i]], pipeline);
-  };
-  std::vector<std::thread> workers;
-  size_t threads = std::min(contexts.size(), todo.size());
-  for (size_t t = 1; t < threads; ++t)
-    workers.emplace_back(work, contexts[t].get());
-  if (threads > 0)
-    work(contexts[0].get());
-  for (std::thread &worker : workers)
-    worker.join();
+  // A child writes "plan\n" and the plan as a candidate's JSON, or
+  // "error\n" and the diagnostic.
+  std::vector<JobOutcome> outcomes = runIsolatedJobs(
+      todo.size(),
+      [&](size_t i) -> std::string {
+        CompiledCandidate compiled =
+            compileOne(*context, texts[todo[i]], pipeline);
+        if (!compiled.plan)
+          return "error\n" + compiled.error;
+        MeasureCandidate carrier;
+        carrier.plan = compiled.plan;
+        return "plan\n" + encodeCandidate(carrier, context.get());
+      },
+      processes, limits);
+  for (auto [i, outcome] : llvm::enumerate(outcomes)) {
+    CompiledCandidate &result = results[todo[i]];
+    if (!outcome.finished) {
+      result.error = "the compilation " + outcome.failure;
+      continue;
+    }
+    auto [kind, payload] = StringRef(outcome.output).split('\n');
+    if (kind == "error") {
+      result.error = payload.str();
+      continue;
+    }
+    llvm::Expected<MeasureCandidate> decoded =
+        kind == "plan" ? decodeCandidate(payload, context.get())
+                       : llvm::Expected<MeasureCandidate>(llvm::createStringError(
+                             "no plan in the compiler's output"));
+    if (!decoded) {
+      result.error = llvm::toString(decoded.takeError());
+      continue;
+    }
+    result.plan = std::move(decoded->plan);
+  }
   for (size_t index : todo)
     cache[keys[index]] = results[index];
   compiled += todo.size();

@@ -16,6 +16,7 @@
 #define TESSEL_TUNING_TUNER_CANDIDATEBUILDER_H
 
 #include "tessel/Tuning/Measure/Measurer.h"
+#include "tessel/Tuning/Tuner/IsolatedJobs.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 
 #include <memory>
@@ -50,16 +51,19 @@ public:
 };
 
 /// Compiles candidates for `chip` with the CUDA toolkit at `cudaPath`
-/// (empty: the default) on `threads` threads, each in its own context with
-/// the dialects of `registry` (which must hold Tessel's and the GPU
-/// pipeline's dialects, e.g. from tessel::registerAllDialects).
+/// (empty: the default) in `processes` child processes at a time, each
+/// within `limits`, in a context with the dialects of `registry` (which
+/// must hold Tessel's and the GPU pipeline's dialects, e.g. from
+/// tessel::registerAllDialects).
 std::unique_ptr<CandidateBuilder>
 createCompilingBuilder(const DialectRegistry &registry, std::string chip,
-                       std::string cudaPath, unsigned threads);
+                       std::string cudaPath, unsigned processes,
+                       JobLimits limits = {});
 
 /// Computes candidates' kernel facts without compiling
-/// (buildAnalyticCandidate).
-std::unique_ptr<CandidateBuilder> createAnalyticBuilder();
+/// (buildAnalyticCandidate). The kernels it makes to check a candidate
+/// near the kernel-size limit are made in a child process within `limits`.
+std::unique_ptr<CandidateBuilder> createAnalyticBuilder(JobLimits limits = {});
 
 } // namespace tessel
 } // namespace mlir

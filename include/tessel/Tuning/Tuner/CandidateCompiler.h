@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Compiles the candidates of a task with --tessel-to-cuda (format=bin) on a
-// pool of worker threads, each with its own MLIRContext, into launch plans,
-// and caches them by (workload, sketch, config).
+// Compiles the candidates of a task with --tessel-to-cuda (format=bin) into
+// launch plans, each in a child process with a memory and a time limit (a
+// few at a time), and caches them by (workload, sketch, config). A schedule
+// whose compilation runs out of memory, hangs or crashes is a compile error
+// of that candidate; the tuner goes on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #define TESSEL_TUNING_TUNER_CANDIDATECOMPILER_H
 
 #include "tessel/Tuning/Measure/LaunchPlan.h"
+#include "tessel/Tuning/Tuner/IsolatedJobs.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -36,23 +39,27 @@ struct CompiledCandidate {
 /// Compiles candidates to launch plans.
 class CandidateCompiler {
 public:
-  /// `threads` workers (at least 1); `chip` and `cudaPath` as for
-  /// --tessel-to-cuda.
+  /// `processes` compile at once (at least 1), each within `limits`;
+  /// `chip` and `cudaPath` as for --tessel-to-cuda.
   CandidateCompiler(const DialectRegistry &registry, std::string chip,
-                    std::string cudaPath, unsigned threads);
+                    std::string cudaPath, unsigned processes,
+                    JobLimits limits = {});
   ~CandidateCompiler();
 
   /// One result per candidate, in order.
   std::vector<CompiledCandidate> compile(TuningTask &task,
                                          llvm::ArrayRef<Candidate> candidates);
 
-  unsigned getThreads() const { return contexts.size(); }
+  unsigned getProcesses() const { return processes; }
   /// Candidates compiled (not served from the cache) so far.
   int64_t getCompiledCount() const { return compiled; }
 
 private:
   std::string chip, cudaPath;
-  std::vector<std::unique_ptr<MLIRContext>> contexts;
+  unsigned processes;
+  JobLimits limits;
+  /// Compiles in the children; decodes their plans in the parent.
+  std::unique_ptr<MLIRContext> context;
   llvm::StringMap<CompiledCandidate> cache;
   int64_t compiled = 0;
 };

@@ -62,6 +62,13 @@ struct TuneOptions {
   int64_t jobs = 0;
   /// The CUDA toolkit (ptxas); empty: $CUDA_PATH or /usr/local/cuda.
   std::string cudaPath;
+  /// Each candidate compiles in a child process that may add this many MiB
+  /// to the tuner's address space (0: no limit) and run this many seconds
+  /// (0: no limit); one that exceeds them is a compile error of its
+  /// candidate (JobLimits). Do not change the records of candidates that
+  /// compile.
+  int64_t compileMemoryMiB = 4096;
+  double compileTimeout = 300;
   /// Under the cuda measurer: milliseconds of kernel time each candidate is
   /// repeated for at least (docs/MeasureProtocol.md, `min_time_ms`).
   double cudaMinTimeMs = 100;

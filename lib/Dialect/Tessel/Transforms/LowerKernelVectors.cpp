@@ -10,7 +10,7 @@
 // vectors in constants and elementwise ops that the script's vector
 // lowering did not see (constants were hoisted out of the launch and sunk
 // back when outlining). This pass drops unit dimensions and lowers the
-// shape casts and broadcasts that remain.
+// shape casts, broadcasts and strided slices that remain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +47,9 @@ struct TesselLowerKernelVectorsPass
     RewritePatternSet lower(&getContext());
     vector::populateVectorShapeCastLoweringPatterns(lower);
     vector::populateVectorBroadcastLoweringPatterns(lower);
+    // Strided slices of register tiles (a reduction tile split between two
+    // consumers) become shuffles: the NVVM lowering has no pattern for them.
+    vector::populateVectorInsertExtractStridedSliceTransforms(lower);
     if (failed(applyPatternsGreedily(getOperation(), std::move(lower))))
       return signalPassFailure();
   }

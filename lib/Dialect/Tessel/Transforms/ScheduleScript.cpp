@@ -922,32 +922,44 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   // K loop carries accumulators; redundant barriers only cost time.
   // The NVVM lowering handles 1-D vectors only: lower the rest here.
   // Canonicalization folds what lower_broadcast expands: applying both in
-  // one greedy rewrite does not terminate, so they alternate.
+  // one greedy rewrite does not terminate, so they alternate. Dropping
+  // leading unit dims and lowering broadcasts do not terminate together
+  // either (a unit broadcast lowers to an insert that the unit-dim patterns
+  // turn back into a broadcast, without end, allocating until memory runs
+  // out: a layer-norm variance of BERT-base): unit dims are dropped first,
+  // in a rewrite of their own.
   auto lowerVectors = [&](StringRef target, bool castAway) {
-    line(llvm::formatv(
-        "transform.apply_patterns to {0} {{\n{1}"
-        "      transform.apply_patterns.vector.lower_contraction "
-        "lowering_strategy = \"outerproduct\"\n"
-        "      transform.apply_patterns.vector.lower_outerproduct\n"
-        "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
-        "      transform.apply_patterns.vector.transfer_to_scf "
-        "max_transfer_rank = 1 full_unroll = true\n"
-        "      transform.apply_patterns.vector.lower_transfer "
-        "max_transfer_rank = 1\n"
-        "      transform.apply_patterns.vector.lower_transpose\n"
-        "      transform.apply_patterns.vector.lower_shape_cast\n"
-        "      transform.apply_patterns.vector.lower_broadcast\n"
-        "      transform.apply_patterns.vector.lower_multi_reduction "
-        "lowering_strategy = \"innerreduction\"\n"
-        "    } : !transform.any_op",
-        target,
-        castAway ? "      transform.apply_patterns.vector."
-                   "cast_away_vector_leading_one_dim\n"
-                 : ""));
+    auto patterns = [](bool dropUnitDims) {
+      std::string list;
+      if (dropUnitDims)
+        list += "      transform.apply_patterns.vector."
+                "cast_away_vector_leading_one_dim\n";
+      list += "      transform.apply_patterns.vector.lower_contraction "
+              "lowering_strategy = \"outerproduct\"\n"
+              "      transform.apply_patterns.vector.lower_outerproduct\n"
+              "      transform.apply_patterns.vector."
+              "transfer_permutation_patterns\n"
+              "      transform.apply_patterns.vector.transfer_to_scf "
+              "max_transfer_rank = 1 full_unroll = true\n"
+              "      transform.apply_patterns.vector.lower_transfer "
+              "max_transfer_rank = 1\n"
+              "      transform.apply_patterns.vector.lower_transpose\n";
+      if (!dropUnitDims)
+        list += "      transform.apply_patterns.vector.lower_shape_cast\n"
+                "      transform.apply_patterns.vector.lower_broadcast\n";
+      list += "      transform.apply_patterns.vector.lower_multi_reduction "
+              "lowering_strategy = \"innerreduction\"\n";
+      return list;
+    };
+    auto apply = [&](bool dropUnitDims) {
+      line(llvm::formatv("transform.apply_patterns to {0} {{\n{1}"
+                         "    } : !transform.any_op",
+                         target, patterns(dropUnitDims)));
+    };
+    if (castAway)
+      apply(/*dropUnitDims=*/true);
+    apply(/*dropUnitDims=*/false);
   };
-  // Other kernels drop unit dims while lowering (their n-D unit broadcasts
-  // do not lower otherwise); in register-accumulating kernels that pattern
-  // set does not terminate on the loop-carried accumulators.
   for (int round = 0; round < 2; ++round) {
     lowerVectors(matchKernelClass(false), /*castAway=*/true);
     lowerVectors(hoisted2, /*castAway=*/false);

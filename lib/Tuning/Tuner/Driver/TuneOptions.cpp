@@ -78,6 +78,12 @@ llvm::Error TuneOptions::verify() const {
                                    " is not one of: gradient, round-robin");
   if (jobs < 0)
     return outOfRange("jobs", jobs, "at least 0 (0: all cores)");
+  if (compileMemoryMiB < 0)
+    return outOfRange("compile-memory-mib", compileMemoryMiB,
+                      "at least 0 (0: no limit)");
+  if (!(compileTimeout >= 0))
+    return outOfRange("compile-timeout", compileTimeout,
+                      "at least 0 (0: no limit)");
   if (maxStages < 1 || maxStages > kMaxPipelineStages)
     return outOfRange("max-stages", maxStages,
                       "between 1 and " + std::to_string(kMaxPipelineStages));
@@ -124,6 +130,10 @@ llvm::json::Object TuneOptions::toJSON() const {
     object["task_equality"] = taskEquality;
   if (cudaMinTimeMs != 100)
     object["cuda_min_time_ms"] = cudaMinTimeMs;
+  if (compileMemoryMiB != 4096)
+    object["compile_memory_mib"] = compileMemoryMiB;
+  if (compileTimeout != 300)
+    object["compile_timeout"] = compileTimeout;
   return object;
 }
 
@@ -212,6 +222,10 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
       error = readString(options.taskEquality);
     else if (name == "cuda_min_time_ms")
       error = readNumber(options.cudaMinTimeMs);
+    else if (name == "compile_memory_mib")
+      error = readInt(options.compileMemoryMiB);
+    else if (name == "compile_timeout")
+      error = readNumber(options.compileTimeout);
     else
       error =
           llvm::createStringError("tuning options: unknown key '" + name + "'");

@@ -200,14 +200,18 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
   if (environment.builder) {
     builder = environment.builder;
   } else {
-    unsigned threads = options.jobs > 0
-                           ? static_cast<unsigned>(options.jobs)
-                           : std::max(1u, std::thread::hardware_concurrency());
+    unsigned processes =
+        options.jobs > 0 ? static_cast<unsigned>(options.jobs)
+                         : std::max(1u, std::thread::hardware_concurrency());
+    JobLimits limits;
+    limits.memoryMiB = options.compileMemoryMiB;
+    limits.timeoutSeconds = options.compileTimeout;
     ownedBuilder =
         analytic
-            ? createAnalyticBuilder()
+            ? createAnalyticBuilder(limits)
             : createCompilingBuilder(model->getContext()->getDialectRegistry(),
-                                     device.chip, options.cudaPath, threads);
+                                     device.chip, options.cudaPath, processes,
+                                     limits);
     builder = ownedBuilder.get();
   }
   result.compiled = builder->compiles();
