@@ -21,7 +21,10 @@
 #    128-bit loads, FMA and accumulators started in registers: step 1 checks
 #    every op kind with it), timed in the same call; compute-sanitizer's
 #    racecheck on small kernels of the same structure and on the check's op
-#    kinds; the 1024^3 f32 matmul tuned again.
+#    kinds; the 1024^3 f32 matmul tuned again;
+# 6. pipelined staging (cp.async, one barrier per step since session 28,
+#    never run on a GPU): benchmarks/gpu-check/ops/matmul_pipelined_{2,3}
+#    stages.mlir verified against the CPU in step 1 and racechecked in 5.
 #
 # SECONDS (default 480) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
@@ -65,7 +68,7 @@ done
 pack
 # Racecheck: the sanitizer follows tessel-run's runner process.
 if command -v compute-sanitizer >/dev/null; then
-  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{row_reduction_generic,matmul_bias_relu_fused,conv_bias_relu_fused}.mlir; do
+  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{matmul_pipelined_2stages,matmul_pipelined_3stages,row_reduction_generic,matmul_bias_relu_fused,conv_bias_relu_fused}.mlir; do
     [ "$(elapsed)" -lt 290 ] || break
     name=$(basename "$f" .mlir)
     input=("$f")

@@ -28,6 +28,13 @@
 // thread forall, loops with thread-dependent bounds) are single steps whose
 // accesses are those of everything inside, and keep any barrier inside them.
 //
+// A pipelined staging loop (PipelineStaging.cpp) orders its multi-buffered
+// shared buffers itself: each step waits for its own asynchronous copies,
+// then a barrier (marked tessel.pipeline_sync) after which the copies of a
+// later step refill the slot the previous step read. The analysis keeps that
+// barrier, and leaves out the accesses to the buffers the asynchronous
+// copies fill and the marked group operations.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/Barriers.h"
@@ -37,6 +44,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -45,6 +53,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <set>
@@ -128,7 +137,11 @@ static std::optional<gpu::AddressSpace> getAddressSpace(Value memref) {
 
 class BarrierPlacer {
 public:
-  explicit BarrierPlacer(gpu::LaunchOp launch) : launch(launch) {}
+  explicit BarrierPlacer(gpu::LaunchOp launch) : launch(launch) {
+    launch.getBody().walk([&](nvgpu::DeviceAsyncCopyOp copy) {
+      pipelinedBuffers.insert(getRoot(copy.getDst()));
+    });
+  }
 
   /// Decides where barriers go; returns their positions (the ops they
   /// precede).
@@ -145,7 +158,9 @@ public:
     launch.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto barrier = dyn_cast<gpu::BarrierOp>(op)) {
         ++phase;
-        if (isAtUniformPosition(op))
+        // The pipeline's own barrier stays where it is.
+        if (isAtUniformPosition(op) &&
+            !op->hasAttr(TesselDialect::kPipelineSyncAttrName))
           uniformBarriers.push_back(barrier);
       }
       phaseOf[op] = phase;
@@ -238,7 +253,8 @@ private:
 
   /// Appends the accesses of `op` and everything nested in it.
   void collectAccesses(Operation *op, AccessSet &accesses) {
-    if (isa<gpu::BarrierOp>(op))
+    if (isa<gpu::BarrierOp>(op) ||
+        op->hasAttr(TesselDialect::kPipelineSyncAttrName))
       return;
     if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
       SmallVector<MemoryEffects::EffectInstance> instances;
@@ -254,7 +270,7 @@ private:
           continue;
         }
         Value root = getRoot(value);
-        if (isPrivate(root))
+        if (isPrivate(root) || pipelinedBuffers.contains(root))
           continue;
         Access access{root, write, Stored::Unknown, {}, phaseOf.lookup(op)};
         if (write)
@@ -402,6 +418,9 @@ private:
   }
 
   gpu::LaunchOp launch;
+  /// The shared buffers asynchronous copies fill, which the pipeline's
+  /// barrier orders.
+  llvm::DenseSet<Value> pipelinedBuffers;
   llvm::SetVector<Operation *> barrierBefore;
   llvm::DenseMap<Value, bool> uniform;
   /// The phase each op starts in, and the one the last op it holds is in.
@@ -431,13 +450,17 @@ FailureOr<unsigned> tessel::placeBarriersByDependences(gpu::LaunchOp launch,
     why = "the kernel body has several blocks";
     return failure();
   }
-  WalkResult pipelined = launch.getBody().walk([&](Operation *op) {
-    return op->hasAttr(TesselDialect::kPipelineSyncAttrName)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
+  // A multi-buffered staging loop whose copies stayed synchronous (no
+  // cp.async before sm_80) has no pipeline barrier: the buffers' slots are
+  // ordered by upstream's barriers, which stay.
+  bool pipelined = false, asynchronous = false;
+  launch.getBody().walk([&](Operation *op) {
+    pipelined |= op->hasAttr(TesselDialect::kPipelineSyncAttrName);
+    asynchronous |= isa<nvgpu::DeviceAsyncCopyOp>(op);
   });
-  if (pipelined.wasInterrupted()) {
-    why = "the kernel has a pipelined staging loop";
+  if (pipelined != asynchronous) {
+    why = "the kernel has a pipelined staging loop without asynchronous "
+          "copies";
     return failure();
   }
   BarrierPlacer placer(launch);

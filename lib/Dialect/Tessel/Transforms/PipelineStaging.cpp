@@ -272,21 +272,27 @@ FailureOr<scf::ForOp> tessel::pipelineStagingLoop(RewriterBase &rewriter,
   early.insert(commit);
   separateSharedValues(rewriter, body, early);
 
-  // The math of a step starts once its loads (S - 1 groups ago) are done
-  // and visible to every thread.
+  // Each step starts by waiting until its own loads are done (of the
+  // groups committed so far, S - 1 by the prologue and one by each earlier
+  // step, the S - 2 latest may be pending) and a barrier, after which every
+  // thread sees them and every thread has finished the previous step's
+  // math. Only then are the loads of step i + S - 1 issued: they fill the
+  // slot that math read. One barrier per step orders both.
   Operation *firstLate = getFirstLateOp(body, early);
   rewriter.setInsertionPoint(firstLate);
-  auto wait = NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 1);
+  auto wait = NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, stages - 2);
   wait->setAttr(kPipelineMark, rewriter.getUnitAttr());
   auto barrier = gpu::BarrierOp::create(rewriter, loc);
   barrier->setAttr(kPipelineMark, rewriter.getUnitAttr());
 
   std::vector<std::pair<Operation *, unsigned>> schedule;
+  schedule.emplace_back(wait, stages - 1);
+  schedule.emplace_back(barrier, stages - 1);
   for (Operation &op : body->without_terminator())
     if (early.contains(&op))
       schedule.emplace_back(&op, 0);
   for (Operation &op : body->without_terminator())
-    if (!early.contains(&op))
+    if (!early.contains(&op) && &op != wait && &op != barrier)
       schedule.emplace_back(&op, stages - 1);
 
   scf::PipeliningOption pipelining;
