@@ -31,6 +31,21 @@ std::optional<SimFidelity> tessel::symbolizeSimFidelity(StringRef text) {
   return std::nullopt;
 }
 
+FailureOr<const SearchSpace *>
+tessel::getCandidateSpace(const TaskSearchState &state,
+                          const Candidate &candidate,
+                          std::optional<SearchSpace> &storage) {
+  const SearchSpace &named = state.spaces[candidate.space];
+  if (named.getSketch() == candidate.sketch)
+    return &named;
+  FailureOr<SearchSpace> own = SearchSpace::get(
+      named.getOp(), candidate.sketch, named.getDevice(), kMaxPipelineStages);
+  if (failed(own))
+    return failure();
+  storage = std::move(*own);
+  return &*storage;
+}
+
 FailureOr<MeasureCandidate>
 tessel::buildAnalyticCandidate(const TaskSearchState &state,
                                const Candidate &candidate, std::string *why) {
@@ -41,7 +56,12 @@ tessel::buildAnalyticCandidate(const TaskSearchState &state,
   };
   if (candidate.space >= state.spaces.size())
     return fail("the candidate's sketch is not a search space of the task");
-  const SearchSpace &space = state.spaces[candidate.space];
+  std::optional<SearchSpace> ownSpace;
+  FailureOr<const SearchSpace *> spacePtr =
+      getCandidateSpace(state, candidate, ownSpace);
+  if (failed(spacePtr))
+    return fail("the candidate's sketch does not fit the task's op");
+  const SearchSpace &space = **spacePtr;
   linalg::LinalgOp op = space.getOp();
 
   // A config that does not fit the op is rejected as materialization would

@@ -82,7 +82,9 @@ public:
           buildAnalyticCandidate(state, candidate, &built[index].error);
       if (failed(m))
         continue;
-      const SearchSpace &space = state.spaces[candidate.space];
+      std::optional<SearchSpace> ownSpace;
+      const SearchSpace &space =
+          **getCandidateSpace(state, candidate, ownSpace);
       if (state.task && space.estimateUnrolledLoops(candidate.config) >
                             kMaxKernelLoops - kLoopCheckMargin) {
         std::string error = checkKernels(*state.task, candidate);

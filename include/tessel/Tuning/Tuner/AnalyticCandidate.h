@@ -21,6 +21,7 @@
 #include "tessel/Tuning/Measure/Measurer.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -39,6 +40,15 @@ enum class SimFidelity {
 llvm::StringRef stringifySimFidelity(SimFidelity fidelity);
 /// The inverse of stringifySimFidelity; std::nullopt for other strings.
 std::optional<SimFidelity> symbolizeSimFidelity(llvm::StringRef text);
+
+/// The search space of `candidate`'s sketch: the task's space it names, or,
+/// when that space is of another sketch (the default schedule of a sketch
+/// the search does not explore, such as a fused convolution's unstaged
+/// register accumulator), one made for its sketch in `storage`. Fails when
+/// the sketch does not fit the task's op.
+FailureOr<const SearchSpace *>
+getCandidateSpace(const TaskSearchState &state, const Candidate &candidate,
+                  std::optional<SearchSpace> &storage);
 
 /// The single-kernel candidate the simulated GPU times for `candidate` of
 /// `state`'s task: grid and block from the config, registers from the search
