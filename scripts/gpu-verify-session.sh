@@ -24,7 +24,9 @@
 #    kinds; the 1024^3 f32 matmul tuned again;
 # 6. pipelined staging (cp.async, one barrier per step since session 28,
 #    never run on a GPU): benchmarks/gpu-check/ops/matmul_pipelined_{2,3}
-#    stages.mlir verified against the CPU in step 1 and racechecked in 5.
+#    stages.mlir verified against the CPU in step 1 and racechecked in 5,
+#    and the 1024^3 f32 matmul tuned with --max-stages=3 after step 5's run
+#    without, for the same time.
 #
 # SECONDS (default 480) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
@@ -85,6 +87,10 @@ if command -v compute-sanitizer >/dev/null; then
 fi
 gpu_tune matmul-1024-f32 50 "$CHECK/matmul-1024.mlir" --measure=cuda \
   --strategy=evolutionary --trials=300 --min-time-ms=20
+# 6. The same with pipelined staging in the space (stages 2-3, cp.async, one
+# barrier per step): whether double buffering should be the default.
+gpu_tune matmul-1024-f32-stages 40 "$CHECK/matmul-1024.mlir" --measure=cuda \
+  --strategy=evolutionary --trials=300 --min-time-ms=20 --max-stages=3
 
 # --- 4. f16 on tensor cores against cuBLAS ------------------------------------
 gpu_tune matmul-4096-f16 60 "$CHECK/matmul-4096-f16.mlir" --measure=cuda \

@@ -19,7 +19,7 @@ simulated: `TuneResult.simulated` says so.
 
 import dataclasses
 import json
-from typing import Callable, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from . import _tessel
 from ._tessel import TesselError
@@ -45,7 +45,11 @@ class Task:
 
 @dataclasses.dataclass(frozen=True)
 class Kernel:
-    """ptxas's resources of one compiled kernel."""
+    """ptxas's resources of one compiled kernel, and the static report of
+    its PTX (`ptx`: barriers, global and shared accesses by width in bits,
+    FMAs, in the kernel and in its loops; include/tessel/Dialect/Tessel/
+    Transforms/PtxReport.h). `fma_per_shared_load` is FMAs per shared load
+    in the kernel's loops."""
     module: str
     kernel: str
     registers: int
@@ -53,6 +57,12 @@ class Kernel:
     spill_store_bytes: int
     spill_load_bytes: int
     stack_bytes: int
+    ptx: Dict[str, int] = dataclasses.field(default_factory=dict)
+
+    @property
+    def fma_per_shared_load(self) -> float:
+        loads = self.ptx.get("ld_shared_in_loops", 0)
+        return self.ptx.get("fma_f32_in_loops", 0) / loads if loads else 0.0
 
 
 @dataclasses.dataclass(frozen=True)

@@ -192,6 +192,13 @@ def test_compile_reports_kernel_resources():
     # Spilled registers live in the stack frame ptxas reports.
     assert 0 <= kernel.spill_store_bytes <= kernel.stack_bytes
     assert kernel.shared_memory_bytes == 4096
+    # The static report of its PTX: the staging loop's barriers, its FMAs
+    # fed by shared loads, the result stored to global memory.
+    assert kernel.ptx["bar_sync_in_loops"] >= 1
+    assert kernel.ptx["fma_f32_in_loops"] > 0
+    assert kernel.fma_per_shared_load > 1
+    assert sum(n for key, n in kernel.ptx.items()
+               if key.startswith("st_global_")) > 0
 
 
 def test_malformed_text_raises_with_the_location():

@@ -14,7 +14,7 @@
 // BIN: gpu.launch_func @row_max_kernel_0::@row_max_kernel blocks in (%[[C1536]], %[[C1]], %[[C1]]) threads in (%[[C32]], %[[C1]], %[[C1]])
 // BIN-NOT: gpu.launch_func
 // BIN: gpu.binary @row_max_kernel_0 [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {
-// BIN-SAME: tessel.kernels = {row_max_kernel = {registers = {{[0-9]+}} : i64, shared_memory_bytes = 128 : i64, spill_load_bytes = 0 : i64, spill_store_bytes = 0 : i64, stack_bytes = 0 : i64}}
+// BIN-SAME: tessel.kernels = {row_max_kernel = {ptx = {{.*}}, registers = {{[0-9]+}} : i64, shared_memory_bytes = 128 : i64, spill_load_bytes = 0 : i64, spill_store_bytes = 0 : i64, stack_bytes = 0 : i64}}
 // BIN-SAME: bin = "\7FELF
 
 // Thread t loads elements t, t + 32, t + 64 and t + 96 of its row (128-byte

@@ -14,7 +14,7 @@
 // BIN: gpu.launch_func @softmax_sum_normalize_kernel::@softmax_sum_normalize_kernel blocks in (%[[C1536]], %[[C1]], %[[C1]]) threads in (%[[C32]], %[[C1]], %[[C1]])
 // BIN-NOT: gpu.launch_func
 // BIN: gpu.binary @softmax_sum_normalize_kernel
-// BIN-SAME: tessel.kernels = {softmax_sum_normalize_kernel = {registers = {{[0-9]+}} : i64, shared_memory_bytes = 144 : i64, spill_load_bytes = 0 : i64, spill_store_bytes = 0 : i64, stack_bytes = 0 : i64}}
+// BIN-SAME: tessel.kernels = {softmax_sum_normalize_kernel = {ptx = {{.*}}, registers = {{[0-9]+}} : i64, shared_memory_bytes = 144 : i64, spill_load_bytes = 0 : i64, spill_store_bytes = 0 : i64, stack_bytes = 0 : i64}}
 
 // Thread t sums exp(x - max) over elements t, t + 32, t + 64, t + 96; one
 // thread combines the 32 partials into the shared row sum; after the

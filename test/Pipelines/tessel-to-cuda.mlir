@@ -17,7 +17,7 @@
 // BIN-NOT: linalg.
 // BIN-NOT: gpu.launch {
 // BIN: gpu.binary @matmul_shared_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">, properties = {
-// BIN-SAME: tessel.kernels = {matmul_shared_kernel = {registers = {{[0-9]+}} : i64, shared_memory_bytes = 1536 : i64, spill_load_bytes = 0 : i64, spill_store_bytes = 0 : i64, stack_bytes = 0 : i64}}
+// BIN-SAME: tessel.kernels = {matmul_shared_kernel = {ptx = {{.*}}, registers = {{[0-9]+}} : i64, shared_memory_bytes = 1536 : i64, spill_load_bytes = 0 : i64, spill_store_bytes = 0 : i64, stack_bytes = 0 : i64}}
 // BIN-SAME: bin = "\7FELF
 // BIN-NOT: gpu.module
 
@@ -26,6 +26,15 @@
 // JSON-NEXT:     "chip": "sm_90",
 // JSON-NEXT:     "kernel": "matmul_shared_kernel",
 // JSON-NEXT:     "module": "matmul_shared_kernel",
+// The static report of its PTX (PtxReport.h): the staging loop's barriers,
+// its FMAs and shared loads.
+// JSON-NEXT:     "ptx": {
+// JSON-NEXT:       "bar_sync": {{[0-9]+}},
+// JSON-NEXT:       "bar_sync_in_loops": {{[1-9][0-9]*}},
+// JSON-NEXT:       "fma_f32": 32,
+// JSON-NEXT:       "fma_f32_in_loops": 32,
+// JSON:            "ld_shared_in_loops": {{[1-9][0-9]*}},
+// JSON:          },
 // JSON-NEXT:     "registers": {{[0-9]+}},
 // JSON-NEXT:     "shared_memory_bytes": 1536,
 // JSON-NEXT:     "spill_load_bytes": 0,
@@ -44,12 +53,12 @@
 // ISA-SAME: bar.sync
 
 // SM80: gpu.binary @matmul_shared_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">
-// SM80-SAME: tessel.kernels = {matmul_shared_kernel = {registers =
+// SM80-SAME: tessel.kernels = {matmul_shared_kernel = {ptx = {{.*}}, registers =
 // SM80-SAME: bin = "\7FELF
 
 // The fatbinary magic is 0xBA55ED50.
 // FATBIN: gpu.binary @matmul_shared_kernel [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
-// FATBIN-SAME: tessel.kernels = {matmul_shared_kernel = {registers =
+// FATBIN-SAME: tessel.kernels = {matmul_shared_kernel = {ptx = {{.*}}, registers =
 // FATBIN-SAME: }}}, "P\EDU\BA
 
 // SM60: error: tessel-to-cuda: unsupported chip 'sm_60'; expected sm_70 or newer (e.g. sm_90)

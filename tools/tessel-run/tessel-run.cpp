@@ -161,6 +161,17 @@ static llvm::json::Object kernelToJSON(const PlanLaunch &launch,
     kernel["op"] = launch.facts->opName;
     kernel["flops"] = launch.facts->flops;
   }
+  // The static kernel report (PtxReport.h): what the PTX executes, and the
+  // schedule's static bank-conflict degree of its shared accesses.
+  if (!launch.resources.ptx.empty()) {
+    llvm::json::Object report;
+    for (const auto &[key, value] : launch.resources.ptx)
+      report[key] = value;
+    report["fma_per_shared_load"] = getFmaPerSharedLoad(launch.resources.ptx);
+    if (launch.facts)
+      report["bank_conflict_degree"] = launch.facts->bankConflictDegree;
+    kernel["report"] = std::move(report);
+  }
   if (sim) {
     SimulatedEstimate e = sim->estimate(getLaunchCandidate(launch));
     kernel["simulated_us"] = e.totalUs;

@@ -67,6 +67,7 @@ MeasureCandidate makeCompiledCandidate() {
   bytes.bytes = {1, 0, 2};
   launch.params = {pointer, scalar, bytes};
   launch.resources = {"mm_kernel", 64, 0, 0, 0, 0};
+  launch.resources.ptx = {{"bar_sync", 2}, {"ld_global_128", 10}};
   launch.facts = candidate.facts;
   PlanStep first;
   first.launch = launch;
@@ -111,6 +112,10 @@ TEST(CandidateCodecTest, CompiledCandidatesRoundTrip) {
   EXPECT_FALSE(decoded->plan->steps[2].launch->facts.has_value());
   EXPECT_EQ(decoded->plan->steps[1].copy->dstOffset, 16);
   EXPECT_EQ(decoded->plan->steps[0].launch->params[1].value, -5);
+  // The static kernel report travels with the plan (the tuner's compile
+  // workers send plans this way).
+  EXPECT_EQ(decoded->plan->steps[0].launch->resources.ptx,
+            (PtxCounts{{"bar_sync", 2}, {"ld_global_128", 10}}));
   EXPECT_EQ(decoded->plan->buffers[2].data, candidate.plan->buffers[2].data);
   ASSERT_TRUE(decoded->reference);
   EXPECT_EQ(decoded->reference->outputs[0].data,

@@ -291,6 +291,15 @@ static KernelResources readResources(Reader &reader, const json::Object &o,
   r.spillStoreBytes = reader.integer(o, where, "spill_store_bytes");
   r.spillLoadBytes = reader.integer(o, where, "spill_load_bytes");
   r.stackBytes = reader.integer(o, where, "stack_bytes");
+  if (const json::Object *counts = o.getObject("ptx"))
+    for (const auto &[key, value] : *counts) {
+      std::optional<int64_t> count = value.getAsInteger();
+      if (!count) {
+        reader.integer(*counts, (where + ".ptx").str(), key);
+        break;
+      }
+      r.ptx[key.str()] = *count;
+    }
   return r;
 }
 

@@ -165,7 +165,12 @@ struct TesselCompilePtxPass
     MLIRContext *ctx = binary.getContext();
     Builder builder(ctx);
     SmallVector<NamedAttribute> kernels;
-    for (const KernelResources &kernel : parsePtxasLog(*log)) {
+    std::map<std::string, PtxCounts> counts =
+        countPtxKernels(object.getObject().getValue());
+    for (KernelResources &kernel : parsePtxasLog(*log)) {
+      auto it = counts.find(kernel.name);
+      if (it != counts.end())
+        kernel.ptx = it->second;
       kernels.push_back(builder.getNamedAttr(kernel.name,
                                              kernel.toAttribute(ctx)));
       llvm::json::Object row = kernel.toJSON();

@@ -15,7 +15,7 @@ using namespace mlir::tessel;
 
 DictionaryAttr KernelResources::toAttribute(MLIRContext *ctx) const {
   Builder b(ctx);
-  return b.getDictionaryAttr({
+  SmallVector<NamedAttribute> entries = {
       b.getNamedAttr("registers", b.getI64IntegerAttr(registers)),
       b.getNamedAttr("shared_memory_bytes",
                      b.getI64IntegerAttr(sharedMemoryBytes)),
@@ -23,16 +23,30 @@ DictionaryAttr KernelResources::toAttribute(MLIRContext *ctx) const {
       b.getNamedAttr("spill_store_bytes",
                      b.getI64IntegerAttr(spillStoreBytes)),
       b.getNamedAttr("stack_bytes", b.getI64IntegerAttr(stackBytes)),
-  });
+  };
+  if (!ptx.empty()) {
+    SmallVector<NamedAttribute> counts;
+    for (const auto &[key, value] : ptx)
+      counts.push_back(b.getNamedAttr(key, b.getI64IntegerAttr(value)));
+    entries.push_back(b.getNamedAttr("ptx", b.getDictionaryAttr(counts)));
+  }
+  return b.getDictionaryAttr(entries);
 }
 
 llvm::json::Object KernelResources::toJSON() const {
-  return llvm::json::Object{{"kernel", name},
+  llvm::json::Object object{{"kernel", name},
                             {"registers", registers},
                             {"shared_memory_bytes", sharedMemoryBytes},
                             {"spill_store_bytes", spillStoreBytes},
                             {"spill_load_bytes", spillLoadBytes},
                             {"stack_bytes", stackBytes}};
+  if (!ptx.empty()) {
+    llvm::json::Object counts;
+    for (const auto &[key, value] : ptx)
+      counts[key] = value;
+    object["ptx"] = std::move(counts);
+  }
+  return object;
 }
 
 KernelResources KernelResources::fromAttribute(StringRef name,
@@ -49,6 +63,10 @@ KernelResources KernelResources::fromAttribute(StringRef name,
   r.spillLoadBytes = get("spill_load_bytes");
   r.spillStoreBytes = get("spill_store_bytes");
   r.stackBytes = get("stack_bytes");
+  if (auto counts = dict.getAs<DictionaryAttr>("ptx"))
+    for (NamedAttribute entry : counts)
+      if (auto value = dyn_cast<IntegerAttr>(entry.getValue()))
+        r.ptx[entry.getName().str()] = value.getInt();
   return r;
 }
 

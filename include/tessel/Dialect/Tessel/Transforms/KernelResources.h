@@ -7,6 +7,8 @@
 #ifndef TESSEL_DIALECT_TESSEL_TRANSFORMS_KERNELRESOURCES_H
 #define TESSEL_DIALECT_TESSEL_TRANSFORMS_KERNELRESOURCES_H
 
+#include "tessel/Dialect/Tessel/Transforms/PtxReport.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
@@ -17,7 +19,8 @@
 namespace mlir {
 namespace tessel {
 
-/// The resources of one compiled kernel, as reported by `ptxas -v`.
+/// The resources of one compiled kernel, as reported by `ptxas -v`, and
+/// the static report of its PTX.
 struct KernelResources {
   std::string name;
   int64_t registers = 0;
@@ -25,8 +28,11 @@ struct KernelResources {
   int64_t spillLoadBytes = 0;
   int64_t sharedMemoryBytes = 0;
   int64_t stackBytes = 0;
+  /// What its PTX executes (countPtxKernels); empty when not counted.
+  PtxCounts ptx;
 
-  /// `{registers = N, spill_stores = N, ...}` for gpu.object properties.
+  /// `{registers = N, spill_stores = N, ..., ptx = {...}}` for gpu.object
+  /// properties.
   DictionaryAttr toAttribute(MLIRContext *ctx) const;
   /// The same facts as a JSON object (with `kernel` for the name).
   llvm::json::Object toJSON() const;
