@@ -103,13 +103,17 @@ protected:
         } else {
           next = space->mutateUnroll(current, rng);
           // The same config only when no other unroll value keeps the
-          // kernel within the kernel-size limit.
-          if (next.getUnroll() == current.getUnroll())
-            EXPECT_GT(space->estimateUnrolledLoops(ConfigAttr::get(
-                          &context, getTileVectors(current), 16,
-                          current.getVector(), current.getStages())),
-                      kMaxKernelLoops)
+          // kernel within the kernel-size and unrolled-work limits.
+          if (next.getUnroll() == current.getUnroll()) {
+            ConfigAttr unrolled16 =
+                ConfigAttr::get(&context, getTileVectors(current), 16,
+                                current.getVector(), current.getStages());
+            EXPECT_TRUE(space->estimateUnrolledLoops(unrolled16) >
+                            kMaxKernelLoops ||
+                        space->estimateUnrolledWork(unrolled16) >
+                            kMaxUnrolledWork)
                 << str(current);
+          }
           EXPECT_EQ(next.getTiles(), current.getTiles());
         }
         ASSERT_TRUE(verifies(op, sketch, next));
@@ -499,6 +503,53 @@ func.func @f(%x: tensor<1x256x7x7xf32>, %k: tensor<2x2xi1>) -> (tensor<1x256x6x6
   EXPECT_TRUE(failed(space->check(sampled, &why)));
   EXPECT_EQ(why, "at least 4608 loops after unrolling; the kernel-size limit "
                  "is 1024");
+}
+
+TEST_F(SearchSpaceTest, UnrolledWorkIsLimited) {
+  // BERT-base's layer-norm variance with its normalization fused.
+  TuningTask &task = taskOf(R"mlir(
+func.func @f(%x: tensor<1x128x768xf32>, %m: tensor<1x128x1xf32>) -> tensor<1x128x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x128x1xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x128x1xf32>) -> tensor<1x128x1xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%x, %m : tensor<1x128x768xf32>, tensor<1x128x1xf32>) outs(%acc : tensor<1x128x1xf32>) {
+  ^bb0(%in: f32, %mean: f32, %out: f32):
+    %d = arith.subf %in, %mean : f32
+    %s = arith.mulf %d, %d : f32
+    %a = arith.addf %s, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<1x128x1xf32>
+  return %r : tensor<1x128x1xf32>
+})mlir");
+  SketchAttr sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,
+                                      "SSSRRSRS", {},
+                                      /*registerAccumulator=*/false, 0);
+  FailureOr<SearchSpace> space =
+      SearchSpace::get(task.getTargetOp(), sketch, device);
+  ASSERT_TRUE(succeeded(space));
+  auto config = [&](int64_t unroll) {
+    return ConfigAttr::get(&context,
+                           SmallVector<SmallVector<int64_t>>{{1, 1, 1, 1, 1},
+                                                             {1, 1, 2, 4, 16},
+                                                             {1, 48, 16},
+                                                             {1, 1, 1, 1, 1}},
+                           unroll, {});
+  };
+  // Sampled from BERT-base; it compiled in 35 s to 215,257 lines of PTX:
+  // 64 outputs x the middle reduction of 48 (unroll 64 covers it) x 16.
+  EXPECT_EQ(space->estimateUnrolledWork(config(64)), 64 * 48 * 16);
+  std::string why;
+  EXPECT_TRUE(failed(space->check(config(64), &why)));
+  EXPECT_EQ(why, "49152 unrolled updates per thread and staging step; at "
+                 "most 4096 compile in reasonable time");
+  // Without unrolling the middle level: 64 x 16.
+  EXPECT_EQ(space->estimateUnrolledWork(config(16)), 64 * 16);
+  EXPECT_TRUE(succeeded(space->check(config(16), &why))) << why;
+  // Mutations of the unroll value keep to the limit.
+  RandomEngine rng(1);
+  for (int i = 0; i < 20; ++i)
+    EXPECT_LE(space->estimateUnrolledWork(space->mutateUnroll(config(16), rng)),
+              kMaxUnrolledWork);
 }
 
 /// A matmul small enough to enumerate.

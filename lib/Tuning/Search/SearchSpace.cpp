@@ -192,6 +192,39 @@ int64_t SearchSpace::estimateUnrolledLoops(LoopTiles tiles,
   return copies * static_cast<int64_t>(nest.size());
 }
 
+int64_t SearchSpace::estimateUnrolledWork(ConfigAttr config) const {
+  return estimateUnrolledWork(getTileVectors(config), config.getUnroll());
+}
+
+int64_t SearchSpace::estimateUnrolledWork(LoopTiles tiles,
+                                          int64_t unroll) const {
+  if (sketch.getKind() != SketchKind::MultiLevelTiling)
+    return 0;
+  // Space levels as in estimateUnrolledLoops; reduction levels: stage,
+  // middle (1), inner (last).
+  int64_t outputs = 1, middle = 1, inner = 1;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    ArrayRef<int64_t> levels = tiles[loop];
+    if (nest.isReduction[loop]) {
+      if (levels.size() > 2) {
+        middle *= levels[1];
+        inner *= levels.back();
+      }
+      continue;
+    }
+    if (std::optional<unsigned> level = sketch.getVThreadLevel())
+      outputs *= levels[*level];
+    if (levels.size() > 4)
+      outputs *= levels[3] * levels[4];
+  }
+  return outputs * (middle <= unroll ? middle : 1) * inner;
+}
+
+bool SearchSpace::isUnrollWithinLimits(LoopTiles tiles, int64_t unroll) const {
+  return estimateUnrolledLoops(tiles, unroll) <= kMaxKernelLoops &&
+         estimateUnrolledWork(tiles, unroll) <= kMaxUnrolledWork;
+}
+
 SmallVector<int64_t> SearchSpace::getStageOptions(LoopTiles tiles) const {
   SmallVector<int64_t> options = {1};
   if (maxStages <= 1)
@@ -311,6 +344,10 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
                 Twine(maxStages) + " this space allows");
   if (failed(checkUnrolledLoops(estimateUnrolledLoops(config), why)))
     return failure();
+  if (int64_t work = estimateUnrolledWork(config); work > kMaxUnrolledWork)
+    return fail(Twine(work) + " unrolled updates per thread and staging "
+                "step; at most " + Twine(kMaxUnrolledWork) +
+                " compile in reasonable time");
   return checkDeviceLimits(getTileVectors(config), config.getVector(), why,
                            config.getStages());
 }
@@ -498,7 +535,7 @@ SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
             if (succeeded(check(ConfigAttr::get(ctx, tiles, kUnrollValues[0],
                                                 vector, stages))))
               for (int64_t unroll : kUnrollValues)
-                if (estimateUnrolledLoops(tiles, unroll) <= kMaxKernelLoops)
+                if (isUnrollWithinLimits(tiles, unroll))
                   configs.push_back(
                       ConfigAttr::get(ctx, tiles, unroll, vector, stages));
           unsigned i = 0;
@@ -667,8 +704,7 @@ ConfigAttr SearchSpace::mutateUnroll(ConfigAttr config, RandomEngine &rng) {
   SmallVector<int64_t> others;
   SmallVector<SmallVector<int64_t>> tiles = getTileVectors(config);
   for (int64_t value : kUnrollValues)
-    if (value != config.getUnroll() &&
-        estimateUnrolledLoops(tiles, value) <= kMaxKernelLoops)
+    if (value != config.getUnroll() && isUnrollWithinLimits(tiles, value))
       others.push_back(value);
   if (others.empty())
     return config;
