@@ -35,6 +35,17 @@ protected:
     return tasks.front();
   }
 
+  /// The space of the `multi_level_tiling` sketch "SSSRRSRS" of `task`
+  /// with the staged operands `shared`.
+  FailureOr<SearchSpace> getMultiLevelSpace(TuningTask &task,
+                                            ArrayRef<int64_t> shared,
+                                            bool registerAccumulator) {
+    SketchAttr sketch =
+        SketchAttr::get(&context, SketchKind::MultiLevelTiling, "SSSRRSRS",
+                        shared, registerAccumulator, 0);
+    return SearchSpace::get(task.getTargetOp(), sketch, device);
+  }
+
   static bool verifies(linalg::LinalgOp op, SketchAttr sketch,
                        ConfigAttr config) {
     std::string message;
@@ -406,11 +417,8 @@ func.func @f(%x: tensor<1x64x31x31xf32>, %w: tensor<192x64x5x5xf32>) -> tensor<1
     ins(%x, %w : tensor<1x64x31x31xf32>, tensor<192x64x5x5xf32>) outs(%c : tensor<1x192x27x27xf32>) -> tensor<1x192x27x27xf32>
   return %r : tensor<1x192x27x27xf32>
 })mlir");
-  SketchAttr sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,
-                                      "SSSRRSRS", {0, 1},
-                                      /*registerAccumulator=*/true, 0);
-  FailureOr<SearchSpace> space =
-      SearchSpace::get(task.getTargetOp(), sketch, device);
+  FailureOr<SearchSpace> space = getMultiLevelSpace(
+      task, {0, 1}, /*registerAccumulator=*/true);
   ASSERT_TRUE(succeeded(space));
   SmallVector<SmallVector<int64_t>> tiles = {
       {1, 1, 1, 1, 1}, {6, 2, 16, 1, 1}, {9, 1, 3, 1, 1}, {3, 3, 3, 1, 1},
@@ -481,11 +489,8 @@ func.func @f(%x: tensor<1x256x7x7xf32>, %k: tensor<2x2xi1>) -> (tensor<1x256x6x6
     } -> (tensor<1x256x6x6xf32>, tensor<6x6xf32>)
   return %r#0, %r#1 : tensor<1x256x6x6xf32>, tensor<6x6xf32>
 })mlir");
-  SketchAttr sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,
-                                      "SSSRRSRS", {},
-                                      /*registerAccumulator=*/false, 0);
-  FailureOr<SearchSpace> space =
-      SearchSpace::get(task.getTargetOp(), sketch, device);
+  FailureOr<SearchSpace> space = getMultiLevelSpace(
+      task, {}, /*registerAccumulator=*/false);
   ASSERT_TRUE(succeeded(space));
   // Sampled by scripts/sampled-configs-compile; the kernel had 4,608 loops.
   ConfigAttr sampled = ConfigAttr::get(
@@ -521,11 +526,8 @@ func.func @f(%x: tensor<1x128x768xf32>, %m: tensor<1x128x1xf32>) -> tensor<1x128
   } -> tensor<1x128x1xf32>
   return %r : tensor<1x128x1xf32>
 })mlir");
-  SketchAttr sketch = SketchAttr::get(&context, SketchKind::MultiLevelTiling,
-                                      "SSSRRSRS", {},
-                                      /*registerAccumulator=*/false, 0);
-  FailureOr<SearchSpace> space =
-      SearchSpace::get(task.getTargetOp(), sketch, device);
+  FailureOr<SearchSpace> space = getMultiLevelSpace(
+      task, {}, /*registerAccumulator=*/false);
   ASSERT_TRUE(succeeded(space));
   auto config = [&](int64_t unroll) {
     return ConfigAttr::get(&context,

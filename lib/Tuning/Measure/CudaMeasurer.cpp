@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Measure/CudaMeasurer.h"
+#include "tessel/Tuning/ChildProcess.h"
 #include "tessel/Tuning/Measure/LaunchPlan.h"
 #include "tessel/Tuning/Measure/Reference.h"
 
@@ -23,7 +24,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,25 +77,13 @@ public:
       return llvm::createStringError("cannot fork: " +
                                      std::string(strerror(errno)));
     if (pid == 0) {
-      // The child: its own process group, so a kill reaches everything it
-      // started.
-      setpgid(0, 0);
-      // The runner lives and dies with its measurer. Stop requests are the
-      // tuner's or worker's (a worker finishes its item, docs/Queue.md):
-      // Slurm signals every process of a job step, and a runner that died
-      // of that would record its candidate as a failure. The measurer ends
-      // the runner with SIGKILL, and so does the kernel when the thread
-      // that started it is gone (a killed tuner or worker), so that a hung
-      // kernel cannot hold the GPU after them.
-      signal(SIGINT, SIG_IGN);
-      signal(SIGTERM, SIG_IGN);
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      if (getppid() != parent)
-        _exit(127);
+      // The child. The runner lives and dies with its measurer: the
+      // measurer ends it with SIGKILL, and so does the kernel when the
+      // thread that started it is gone (a killed tuner or worker), so that
+      // a hung kernel cannot hold the GPU after them. Stop requests are the
+      // tuner's or worker's (a worker finishes its item, docs/Queue.md).
+      prepareChildProcess(parent, stderrPath);
       dup2(fds[1], STDOUT_FILENO);
-      int err = open(stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (err >= 0)
-        dup2(err, STDERR_FILENO);
       close(fds[0]);
       close(fds[1]);
       execv(path.c_str(), argv.data());

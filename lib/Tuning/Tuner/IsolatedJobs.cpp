@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Tuner/IsolatedJobs.h"
+#include "tessel/Tuning/ChildProcess.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,7 +21,6 @@
 #include <fstream>
 #include <optional>
 #include <poll.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,21 +91,8 @@ static bool readAll(int fd, char *data, size_t size) {
                                    const std::string &errorPath, pid_t parent,
                                    llvm::function_ref<std::string(size_t)> job,
                                    const JobLimits &limits) {
-  // Its own process group, so that a kill reaches the ptxas it starts; it
-  // dies with the tuner, and the tuner's stop requests (SIGINT) are the
-  // tuner's to handle.
-  setpgid(0, 0);
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != parent)
-    _exit(127);
-  signal(SIGINT, SIG_IGN);
-  signal(SIGTERM, SIG_IGN);
+  prepareChildProcess(parent, errorPath);
   signal(SIGPIPE, SIG_DFL);
-  int err = open(errorPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (err >= 0) {
-    dup2(err, STDERR_FILENO);
-    close(err);
-  }
   if (limits.memoryMiB > 0) {
     // The limit is on what the jobs add: the worker starts with the
     // tuner's whole address space.
@@ -216,7 +203,10 @@ public:
       wait();
     }
     for (Worker &worker : workers)
-      stop(worker);
+      if (worker.pid >= 0) {
+        end(worker);
+        forget(worker);
+      }
     sigaction(SIGPIPE, &previous, nullptr);
     return std::move(outcomes);
   }
@@ -236,8 +226,6 @@ private:
     worker.job = index;
     worker.start = Clock::now();
     worker.errorOffset = getFileSize(worker.errorPath);
-    worker.killedForTime = false;
-    worker.received.clear();
     // A worker that died since its last job is found by wait().
     (void)writeAll(worker.commandFd,
                    llvm::StringRef(reinterpret_cast<const char *>(&message),
@@ -288,39 +276,40 @@ private:
     return "";
   }
 
-  /// Ends `worker` (killing it if it is still at work) and forgets it.
-  void stop(Worker &worker, int *status = nullptr) {
-    if (worker.pid < 0)
-      return;
+  /// Ends `worker`'s process, killing it if it is at work (the process
+  /// group: the ptxas it started too); returns its wait status.
+  int end(Worker &worker) {
     close(worker.commandFd);
     close(worker.resultFd);
     if (worker.job) {
       kill(-worker.pid, SIGKILL);
       kill(worker.pid, SIGKILL);
     }
-    int ignored;
-    while (waitpid(worker.pid, status ? status : &ignored, 0) < 0 &&
-           errno == EINTR) {
+    int status = 0;
+    while (waitpid(worker.pid, &status, 0) < 0 && errno == EINTR) {
     }
-    // Read by fail() after the worker is gone, then removed.
-    if (!worker.job)
-      llvm::sys::fs::remove(worker.errorPath);
+    return status;
+  }
+
+  /// Removes what is left of an ended `worker`; its slot starts a new one.
+  void forget(Worker &worker) {
+    llvm::sys::fs::remove(worker.errorPath);
     worker = Worker();
   }
 
-  /// The job of `worker` failed; the worker is gone.
+  /// The job of `worker` failed (its output ended early, or its time is
+  /// up): the worker ends, and the job's outcome says why.
   void fail(Worker &worker) {
-    size_t index = *worker.job;
-    if (!worker.killedForTime) {
-      kill(-worker.pid, SIGKILL);
-      kill(worker.pid, SIGKILL);
-    }
-    Worker ended = worker;
-    int status = 0;
-    stop(worker, &status);
-    outcomes[index].failure = getFailure(ended, status, limits);
-    llvm::sys::fs::remove(ended.errorPath);
+    int status = end(worker);
+    outcomes[*worker.job].failure = getFailure(worker, status, limits);
     ++done;
+    forget(worker);
+  }
+
+  /// Seconds `worker`'s job may still run.
+  double getSecondsLeft(const Worker &worker) const {
+    return limits.timeoutSeconds -
+           std::chrono::duration<double>(Clock::now() - worker.start).count();
   }
 
   /// Reads what the busy workers answer, until one finishes or fails, or
@@ -335,10 +324,8 @@ private:
       fds.push_back({worker.resultFd, POLLIN, 0});
       polled.push_back(&worker);
       if (limits.timeoutSeconds > 0) {
-        double left =
-            limits.timeoutSeconds -
-            std::chrono::duration<double>(Clock::now() - worker.start).count();
-        int ms = std::max(0, static_cast<int>(left * 1000) + 1);
+        int ms =
+            std::max(0, static_cast<int>(getSecondsLeft(worker) * 1000) + 1);
         timeoutMs = timeoutMs < 0 ? ms : std::min(timeoutMs, ms);
       }
     }
@@ -350,14 +337,9 @@ private:
     for (auto [pfd, worker] : llvm::zip(fds, polled)) {
       if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
         receive(*worker);
-      if (!worker->job || limits.timeoutSeconds <= 0)
-        continue;
-      double seconds =
-          std::chrono::duration<double>(Clock::now() - worker->start).count();
-      if (seconds > limits.timeoutSeconds) {
+      if (worker->job && limits.timeoutSeconds > 0 &&
+          getSecondsLeft(*worker) < 0) {
         worker->killedForTime = true;
-        kill(-worker->pid, SIGKILL);
-        kill(worker->pid, SIGKILL);
         fail(*worker);
       }
     }

@@ -50,7 +50,6 @@ public:
   std::vector<CompiledCandidate> compile(TuningTask &task,
                                          llvm::ArrayRef<Candidate> candidates);
 
-  unsigned getProcesses() const { return processes; }
   /// Candidates compiled (not served from the cache) so far.
   int64_t getCompiledCount() const { return compiled; }
 
