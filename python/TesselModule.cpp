@@ -112,6 +112,7 @@ py::dict compile(const std::string &text, const std::string &pipeline,
     entry["spill_store_bytes"] = k.spillStoreBytes;
     entry["spill_load_bytes"] = k.spillLoadBytes;
     entry["stack_bytes"] = k.stackBytes;
+    entry["dynamic_shared_memory_bytes"] = k.dynamicSharedMemoryBytes;
     // The static kernel report of its PTX (PtxReport.h).
     py::dict ptx;
     for (const auto &[key, value] : k.ptx)

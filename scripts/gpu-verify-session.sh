@@ -26,7 +26,11 @@
 #    never run on a GPU): benchmarks/gpu-check/ops/matmul_pipelined_{2,3}
 #    stages.mlir verified against the CPU in step 1 and racechecked in 5,
 #    and the 1024^3 f32 matmul tuned with --max-stages=3 after step 5's run
-#    without, for the same time.
+#    without, for the same time;
+# 7. dynamic shared memory (session 29, never run on a GPU): ops/
+#    matmul_dynamic_shared.mlir (64 KiB of tiles, opted in by the runner)
+#    verified in step 1 and racechecked in 5; step 6's tuning admits tiles
+#    up to the opt-in limit.
 #
 # SECONDS (default 480) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
@@ -70,7 +74,7 @@ done
 pack
 # Racecheck: the sanitizer follows tessel-run's runner process.
 if command -v compute-sanitizer >/dev/null; then
-  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{matmul_pipelined_2stages,matmul_pipelined_3stages,row_reduction_generic,matmul_bias_relu_fused,conv_bias_relu_fused}.mlir; do
+  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{matmul_pipelined_2stages,matmul_pipelined_3stages,matmul_dynamic_shared,row_reduction_generic,matmul_bias_relu_fused,conv_bias_relu_fused}.mlir; do
     [ "$(elapsed)" -lt 290 ] || break
     name=$(basename "$f" .mlir)
     input=("$f")

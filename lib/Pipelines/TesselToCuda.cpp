@@ -58,6 +58,26 @@ static unsigned getSmVersion(StringRef chip) {
   return sm;
 }
 
+/// The most shared memory one block of a chip `sm_XY` may have, with the
+/// opt-in for dynamic shared memory (CUDA C++ Programming Guide, "Technical
+/// Specifications per Compute Capability": 96 KB on 7.0 and 7.2, 64 KB on
+/// 7.5, 163 KB on 8.0 and 8.7, 99 KB on 8.6 and 8.9 and 12.x, 227 KB on 9.0
+/// and 10.x).
+static int64_t getMaxSharedMemoryPerBlock(unsigned sm) {
+  constexpr int64_t kKiB = 1024;
+  if (sm >= 120)
+    return 99 * kKiB;
+  if (sm >= 90)
+    return 227 * kKiB;
+  if (sm == 80 || sm == 87)
+    return 163 * kKiB;
+  if (sm >= 86)
+    return 99 * kKiB;
+  if (sm >= 75)
+    return 64 * kKiB;
+  return 96 * kKiB;
+}
+
 /// The CUDA toolkit directory whose libdevice kernels may call (math ops
 /// lower to `__nv_*` functions), or "" when it has none.
 static std::string getLibdeviceToolkit(StringRef cudaPath) {
@@ -105,6 +125,7 @@ static void addNvvmLowering(OpPassManager &pm,
   kernels.addPass(createStripDebugInfoPass());
   kernels.addPass(createTesselLowerKernelVectors());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createTesselExternDynamicSharedMemory());
   kernels.addPass(LLVM::createNVVMOptimizeForTargetPass());
   kernels.addPass(createCanonicalizerPass());
   kernels.addPass(createCSEPass());
@@ -174,6 +195,9 @@ void tessel::buildTesselToKernelsPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createTesselOutlineKernels());
   pm.addPass(createSymbolDCEPass());
+  TesselDynamicSharedMemoryOptions shared;
+  shared.maxBytes = getMaxSharedMemoryPerBlock(getSmVersion(options.chip));
+  pm.addPass(createTesselDynamicSharedMemory(shared));
   pm.addPass(createTesselCheckKernelSize());
 }
 

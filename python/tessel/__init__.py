@@ -57,6 +57,9 @@ class Kernel:
     spill_store_bytes: int
     spill_load_bytes: int
     stack_bytes: int
+    #: The part of shared_memory_bytes its launches allocate dynamically
+    #: (tiles above the 48 KiB static limit).
+    dynamic_shared_memory_bytes: int = 0
     ptx: Dict[str, int] = dataclasses.field(default_factory=dict)
 
     @property

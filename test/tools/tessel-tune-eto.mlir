@@ -32,17 +32,17 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 
 // RUN: rm -f %t.db %t.db-wal %t.db-shm
 // RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=1000 --db=%t.db --seed=5 --report=%t.json 2>&1 | FileCheck %s --check-prefix=ETO
-// ETO: eto: reuse tree over 3 tasks, 1 of 1 bridges, 0 of 0 stored workloads: estimated 272.8 trials (the backend alone: 600)
+// ETO: eto: reuse tree over 3 tasks, 1 of 1 bridges, 0 of 0 stored workloads: estimated 272 trials (the backend alone: 600)
 // ETO-NEXT: task 1 matmul 64x512 * 512x64 f32 <- backend random (200 trials)
 // ETO-NEXT: task 0 matmul 64x256 * 256x64 f32 <- task 1 (estimated 23 trials)
-// ETO-NEXT: bridge (task 3) matmul 64x128 * 128x64 f32 <- task 0 (estimated 24 trials)
+// ETO-NEXT: bridge (task 3) matmul 64x128 * 128x64 f32 <- task 0 (estimated 23 trials)
 // ETO-NEXT: task 2 matmul 128x128 * 128x128 f32 <- bridge (task 3) (estimated 26 trials)
 // ETO: task 1: backend: estimated 200, actual 200 trials, best
-// ETO: task 0: reuses task 1: estimated 23, actual 24 trials, best
-// ETO: bridge (task 3): reuses task 0: estimated 24, actual 15 trials, best
-// ETO: task 2: reuses bridge (task 3): estimated 26, actual 29 trials, best
+// ETO: task 0: reuses task 1: estimated 23, actual 14 trials, best
+// ETO: bridge (task 3): reuses task 0: estimated 23, actual 9 trials, best
+// ETO: task 2: reuses bridge (task 3): estimated 26, actual 16 trials, best
 // ETO: 3 0 {{.*}} (not in the model) matmul 64x128 * 128x64 f32
-// ETO: 268 trials in
+// ETO: 239 trials in
 
 // The bridge is recorded (its programs are reusable later) but is not a task
 // of the model.
@@ -52,11 +52,11 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // A second model on the same database: its matmul reuses the stored program
 // of 64x64x512 (the backend tunes nothing).
 // RUN: tessel-tune %S/Inputs/eto-second-model.mlir --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=STORED
-// STORED: eto: reuse tree over 1 tasks, 0 of 0 bridges, 1 of 3 stored workloads: estimated 24.2 trials (the backend alone: 200)
+// STORED: eto: reuse tree over 1 tasks, 0 of 0 bridges, 1 of 3 stored workloads: estimated 24.3 trials (the backend alone: 200)
 // STORED-NEXT: stored matmul 64x512 * 512x64 f32 <- the records
 // STORED-NEXT: task 0 matmul 64x1024 * 1024x64 f32 <- stored (estimated 24 trials)
 // STORED-NOT: backend
-// STORED: 23 trials in
+// STORED: 15 trials in
 
 // The first model again: each task re-measures the 3 best programs of its
 // identical stored twin (the run's own default schedules are not stored
@@ -64,9 +64,9 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=TWIN
 // TWIN: eto: reuse tree over 3 tasks, 0 of 1 bridges, 3 of 4 stored workloads: estimated 9 trials (the backend alone: 600)
 // TWIN: task 0 matmul 64x256 * 256x64 f32 <- stored (estimated 3 trials)
-// TWIN: task 0: reuses stored (the same workload): estimated 3, actual 3 trials, best 450.3 GFLOP/s
-// TWIN: task 1: reuses stored (the same workload): estimated 3, actual 3 trials, best 839.5 GFLOP/s
-// TWIN: task 2: reuses stored (the same workload): estimated 3, actual 3 trials, best 734.7 GFLOP/s
+// TWIN: task 0: reuses stored (the same workload): estimated 3, actual 3 trials, best 441.0 GFLOP/s
+// TWIN: task 1: reuses stored (the same workload): estimated 3, actual 3 trials, best 789.9 GFLOP/s
+// TWIN: task 2: reuses stored (the same workload): estimated 3, actual 3 trials, best 735.8 GFLOP/s
 // TWIN: 9 trials in
 
 // With reuse-records=false the second model is tuned on its own.
@@ -78,7 +78,7 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // programs adapted to its extents.
 // RUN: rm -f %t.topk.db %t.topk.db-wal %t.topk.db-shm
 // RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto-topk backend=random backend-trials=200 reuse-records=false" --trials=1000 --db=%t.topk.db --seed=5 2>&1 | FileCheck %s --check-prefix=TOPK
-// TOPK: eto-topk: reuse tree over 3 tasks, 1 of 1 bridges, 0 of 0 stored workloads: estimated 272.8 trials (the backend alone: 600)
+// TOPK: eto-topk: reuse tree over 3 tasks, 1 of 1 bridges, 0 of 0 stored workloads: estimated 272 trials (the backend alone: 600)
 // TOPK: task 0: reuses task 1: estimated 23, actual 3 trials, best
 // TOPK: task 2: reuses bridge (task 3): estimated 26, actual 3 trials, best
 // TOPK: 209 trials in

@@ -130,16 +130,17 @@ TEST_F(AnalyticCandidateTest, ConfigThatDoesNotFitIsExplained) {
 }
 
 // A proposal beyond what the compiler accepts (a strategy's own config, not
-// drawn from the space) is a failure, never timed: 128 x 64 of A and
-// 64 x 128 of B staged are 64 KiB of shared memory.
+// drawn from the space) is a failure, never timed: 128 x 256 of A and
+// 256 x 128 of B staged are 256 KiB of shared memory, above the H100's
+// opt-in limit of 227 KiB.
 TEST_F(AnalyticCandidateTest, ConfigBeyondTheCompilersLimitsIsAFailure) {
   Candidate c = candidate(
       "#tessel.config<tiles = [[8, 1, 16, 8, 1], [8, 1, 16, 8, 1], "
-      "[16, 64, 1]], unroll = 16, vector = [1, 1]>");
+      "[4, 256, 1]], unroll = 16, vector = [1, 1]>");
   std::string why;
   EXPECT_TRUE(failed(buildAnalyticCandidate(state, c, &why)));
-  EXPECT_EQ(why, "65536 bytes of shared memory per block; h100-sxm allows "
-                 "49152 without the dynamic opt-in");
+  EXPECT_EQ(why, "262144 bytes of shared memory per block; h100-sxm allows "
+                 "232448");
 }
 
 TEST(SimFidelityTest, RoundTrips) {

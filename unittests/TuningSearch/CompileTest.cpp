@@ -49,7 +49,10 @@ protected:
                       int64_t maxStages = 1,
                       StringRef pipelineOptions = "chip=sm_90 format=isa",
                       std::optional<SketchKind> only = std::nullopt) {
-    llvm::Expected<DeviceDescription> device = findDevice("h100");
+    // The space of the device the chip is: shared memory per block (the
+    // opt-in limit) differs.
+    llvm::Expected<DeviceDescription> device = findDevice(
+        pipelineOptions.contains("chip=sm_80") ? "a100" : "h100");
     ASSERT_TRUE(static_cast<bool>(device))
         << llvm::toString(device.takeError());
     std::vector<TuningTask> tasks = extract(source, extraction);

@@ -291,6 +291,9 @@ static KernelResources readResources(Reader &reader, const json::Object &o,
   r.spillStoreBytes = reader.integer(o, where, "spill_store_bytes");
   r.spillLoadBytes = reader.integer(o, where, "spill_load_bytes");
   r.stackBytes = reader.integer(o, where, "stack_bytes");
+  if (o.get("dynamic_shared_memory_bytes"))
+    r.dynamicSharedMemoryBytes =
+        reader.integer(o, where, "dynamic_shared_memory_bytes");
   if (const json::Object *counts = o.getObject("ptx"))
     for (const auto &[key, value] : *counts) {
       std::optional<int64_t> count = value.getAsInteger();

@@ -134,7 +134,7 @@ unsigned SearchSpace::getNumLevels(unsigned loop) const {
 }
 
 int64_t SearchSpace::getSharedMemoryLimit() const {
-  return device.defaultSharedMemoryPerBlockBytes;
+  return device.maxSharedMemoryPerBlockBytes;
 }
 
 int64_t SearchSpace::getSharedMemoryBytes(ConfigAttr config) const {
@@ -365,8 +365,7 @@ LogicalResult SearchSpace::checkSharedMemory(int64_t bytes,
     return success();
   if (why)
     *why = (Twine(bytes) + " bytes of shared memory per block; " + device.id +
-            " allows " + Twine(getSharedMemoryLimit()) +
-            " without the dynamic opt-in")
+            " allows " + Twine(getSharedMemoryLimit()))
                .str();
   return failure();
 }

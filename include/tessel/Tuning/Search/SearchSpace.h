@@ -167,8 +167,9 @@ public:
   int64_t estimateUnrolledWork(ConfigAttr config) const;
   /// Registers of one thread under `config`, estimated.
   RegisterEstimate estimateRegisters(ConfigAttr config) const;
-  /// Shared memory a block may use: the device's default (static) limit,
-  /// since materialization allocates shared buffers statically.
+  /// Shared memory a block may use: the device's opt-in limit (tiles above
+  /// the 48 KiB static limit become dynamic shared memory,
+  /// tessel-dynamic-shared-memory).
   int64_t getSharedMemoryLimit() const;
 
   linalg::LinalgOp getOp() const { return op; }

@@ -35,7 +35,8 @@ struct TesselCheckKernelSizePass
       kernel.walk([&](scf::ForOp) { ++loops; });
       if (loops <= maxLoops)
         return;
-      kernel.emitError() << "kernel '" << kernel.getName() << "' has " << loops
+      // Not kernel.emitError(), which would print the generated kernel.
+      mlir::emitError(kernel.getLoc()) << "kernel '" << kernel.getName() << "' has " << loops
                          << " loops after unrolling, more than "
                          << "max-loops=" << maxLoops.getValue()
                          << ": LLVM would take minutes to compile it; "

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -77,6 +78,22 @@ static LogicalResult run(StringRef program, ArrayRef<StringRef> args,
                          << (message.empty() ? "exit " + std::to_string(rc)
                                              : message)
                          << "): " << (succeeded(log) ? *log : "");
+}
+
+/// The dynamic shared memory the launches of `kernel` in `module` allocate
+/// (the largest constant size; tessel-dynamic-shared-memory sets one).
+static int64_t getDynamicSharedMemory(Operation *module, StringRef kernelModule,
+                                      StringRef kernel) {
+  int64_t bytes = 0;
+  module->walk([&](gpu::LaunchFuncOp launch) {
+    APInt size;
+    Value value = launch.getDynamicSharedMemorySize();
+    if (value && launch.getKernelModuleName() == kernelModule &&
+        launch.getKernelName() == kernel &&
+        matchPattern(value, m_ConstantInt(&size)))
+      bytes = std::max(bytes, size.getSExtValue());
+  });
+  return bytes;
 }
 
 namespace {
@@ -171,6 +188,9 @@ struct TesselCompilePtxPass
       auto it = counts.find(kernel.name);
       if (it != counts.end())
         kernel.ptx = it->second;
+      kernel.dynamicSharedMemoryBytes = getDynamicSharedMemory(
+          binary->getParentOp(), binary.getSymName(), kernel.name);
+      kernel.sharedMemoryBytes += kernel.dynamicSharedMemoryBytes;
       kernels.push_back(builder.getNamedAttr(kernel.name,
                                              kernel.toAttribute(ctx)));
       llvm::json::Object row = kernel.toJSON();

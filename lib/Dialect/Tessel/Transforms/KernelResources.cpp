@@ -24,6 +24,10 @@ DictionaryAttr KernelResources::toAttribute(MLIRContext *ctx) const {
                      b.getI64IntegerAttr(spillStoreBytes)),
       b.getNamedAttr("stack_bytes", b.getI64IntegerAttr(stackBytes)),
   };
+  if (dynamicSharedMemoryBytes != 0)
+    entries.push_back(
+        b.getNamedAttr("dynamic_shared_memory_bytes",
+                       b.getI64IntegerAttr(dynamicSharedMemoryBytes)));
   if (!ptx.empty()) {
     SmallVector<NamedAttribute> counts;
     for (const auto &[key, value] : ptx)
@@ -40,6 +44,8 @@ llvm::json::Object KernelResources::toJSON() const {
                             {"spill_store_bytes", spillStoreBytes},
                             {"spill_load_bytes", spillLoadBytes},
                             {"stack_bytes", stackBytes}};
+  if (dynamicSharedMemoryBytes != 0)
+    object["dynamic_shared_memory_bytes"] = dynamicSharedMemoryBytes;
   if (!ptx.empty()) {
     llvm::json::Object counts;
     for (const auto &[key, value] : ptx)
@@ -63,6 +69,7 @@ KernelResources KernelResources::fromAttribute(StringRef name,
   r.spillLoadBytes = get("spill_load_bytes");
   r.spillStoreBytes = get("spill_store_bytes");
   r.stackBytes = get("stack_bytes");
+  r.dynamicSharedMemoryBytes = get("dynamic_shared_memory_bytes");
   if (auto counts = dict.getAs<DictionaryAttr>("ptx"))
     for (NamedAttribute entry : counts)
       if (auto value = dyn_cast<IntegerAttr>(entry.getValue()))

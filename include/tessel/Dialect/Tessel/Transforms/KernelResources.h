@@ -26,7 +26,11 @@ struct KernelResources {
   int64_t registers = 0;
   int64_t spillStoreBytes = 0;
   int64_t spillLoadBytes = 0;
+  /// Static shared memory (ptxas) plus the dynamic shared memory its
+  /// launches allocate: what one block holds.
   int64_t sharedMemoryBytes = 0;
+  /// The dynamic part of sharedMemoryBytes (tessel-dynamic-shared-memory).
+  int64_t dynamicSharedMemoryBytes = 0;
   int64_t stackBytes = 0;
   /// What its PTX executes (countPtxKernels); empty when not counted.
   PtxCounts ptx;

@@ -328,6 +328,51 @@ def TesselPlaceBarriers : Pass<"tessel-place-barriers", "ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
+def TesselDynamicSharedMemory
+    : Pass<"tessel-dynamic-shared-memory", "ModuleOp"> {
+  let summary = "Give kernels with large shared tiles dynamic shared memory";
+  let description = [{
+    A kernel's shared tiles are workgroup `memref.global`s, which become
+    static shared memory, and CUDA limits static shared memory to 48 KiB a
+    block. Larger tiles (and the extra stages of a pipelined staging loop)
+    need dynamic shared memory, up to the device's opt-in limit (227 KiB on
+    sm_90). For every outlined kernel whose workgroup globals (each at its
+    alignment, in order of first use) take more than `static-limit` bytes,
+    this pass lays them out in one `gpu.dynamic_shared_memory` buffer (the
+    same offsets, as `memref.view`s), erases the globals, and gives every
+    `gpu.launch_func` of the kernel the total as its dynamic shared memory
+    size; the launcher opts in above 48 KiB. Kernels within the limit keep
+    their static globals (their code does not change). A kernel that needs
+    more than `max-bytes` fails at its location.
+  }];
+  let options = [
+    Option<"staticLimit", "static-limit", "int64_t", /*default=*/"49152",
+           "Most bytes of shared memory a kernel keeps static">,
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"0",
+           "Most bytes of shared memory a block may have (the chip's "
+           "opt-in limit); 0: no check">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TesselExternDynamicSharedMemory
+    : Pass<"tessel-extern-dynamic-shared-memory"> {
+  let summary = "Make the dynamic shared memory symbol an external array";
+  let description = [{
+    Upstream's lowering of `gpu.dynamic_shared_memory` declares the buffer
+    as an internal zero-length array in address space 3, which the NVPTX
+    back end demotes into the kernel as a one-byte static `.shared`
+    variable: every access past its first byte is out of bounds for LLVM,
+    and the block gets a static byte besides its dynamic buffer. With
+    external linkage it is emitted as CUDA's `extern __shared__` array
+    (`.extern .shared .align 16 .b8 name[];`), sized by the launch. Run on
+    the kernels after the GPU-to-NVVM conversion.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def TesselCheckKernelSize : Pass<"tessel-check-kernel-size", "ModuleOp"> {
   let summary = "Reject kernels too large for LLVM to compile in reasonable time";
   let description = [{
