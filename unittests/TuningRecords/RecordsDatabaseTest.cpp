@@ -27,10 +27,11 @@ TEST(RecordsDatabaseTest, CreatesVersionedWalSchema) {
     EXPECT_FALSE(db->isReadOnly());
   }
   EXPECT_EQ(queryRawInt(path, "PRAGMA application_id"), 0x54534C52);
-  EXPECT_EQ(queryRawInt(path, "PRAGMA user_version"), 3);
+  EXPECT_EQ(queryRawInt(path, "PRAGMA user_version"),
+            RecordsDatabase::kSchemaVersion);
   EXPECT_EQ(queryRawInt(path, "SELECT CAST(value AS INTEGER) FROM meta "
                               "WHERE key = 'schema_version'"),
-            3);
+            RecordsDatabase::kSchemaVersion);
   // WAL mode is persistent: it is recorded in the file header.
   EXPECT_EQ(queryRawInt(path, "SELECT journal_mode = 'wal' FROM "
                               "pragma_journal_mode"),
@@ -50,11 +51,11 @@ TEST_P(RecordsEngineTest, CreatesVersionedSchema) {
   {
     auto db = openOrFail(path);
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->getSchemaVersion(), 3);
+    EXPECT_EQ(db->getSchemaVersion(), RecordsDatabase::kSchemaVersion);
   }
   EXPECT_EQ(queryRawText(path, "SELECT value FROM meta WHERE "
                                "key = 'schema_version'"),
-            "3");
+            std::to_string(RecordsDatabase::kSchemaVersion));
   EXPECT_EQ(queryRawText(path, "SELECT count(*) FROM meta WHERE "
                                "key = 'application' AND "
                                "value = 'tessel-records'"),
@@ -64,7 +65,7 @@ TEST_P(RecordsEngineTest, CreatesVersionedSchema) {
        {OpenMode::CreateOrOpen, OpenMode::OpenExisting, OpenMode::ReadOnly}) {
     auto db = openOrFail(path, mode);
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->getSchemaVersion(), 3);
+    EXPECT_EQ(db->getSchemaVersion(), RecordsDatabase::kSchemaVersion);
     EXPECT_EQ(db->isReadOnly(), mode == OpenMode::ReadOnly);
   }
 }
@@ -247,6 +248,55 @@ TEST_P(RecordsEngineTest, ModelSourceRoundTrips) {
                                   : "SELECT octet_length(model_source) FROM "
                                     "runs WHERE id = 3"),
             static_cast<int64_t>(sources[2].size()));
+}
+
+// A compiled measurement keeps its kernel's static report (PTX counts),
+// read back by id and carried through an export and an import; one that
+// compiled nothing has none.
+TEST_P(RecordsEngineTest, KernelReportRoundTrips) {
+  std::string path = location();
+  PtxCounts report = {{"bar_sync", 2}, {"bar_sync_in_loops", 1},
+                      {"fma_f32", 1024}, {"ld_shared_128", 128}};
+  int64_t compiled = 0, analytic = 0;
+  std::string exported;
+  {
+    auto db = openOrFail(path);
+    ASSERT_TRUE(db);
+    int64_t run = get(db->beginRun(makeRun()));
+    int64_t task = get(db->getOrAddTask("mm", "matmul", 2e9, 1, ""));
+    int64_t sketch = get(db->getOrAddSketch(task, "#tessel.sketch<s>"));
+    MeasureResult result = makeResult(MeasureStatus::Ok, 10);
+    result.resources.ptx = report;
+    compiled = get(db->addMeasurement(
+        run, get(db->getOrAddConfig(sketch, "#tessel.config<a>")), result, 1,
+        0.5));
+    analytic = get(db->addMeasurement(
+        run, get(db->getOrAddConfig(sketch, "#tessel.config<b>")),
+        makeResult(MeasureStatus::Ok, 12), 2, 0.6));
+    EXPECT_EQ(get(db->getKernelReport(compiled)), report);
+    EXPECT_TRUE(get(db->getKernelReport(analytic)).empty());
+    llvm::raw_string_ostream os(exported);
+    ASSERT_FALSE(static_cast<bool>(db->exportJsonLines(os)));
+  }
+  EXPECT_NE(exported.find("\"kernel_report\":{\"bar_sync\":2,"
+                          "\"bar_sync_in_loops\":1,\"fma_f32\":1024,"
+                          "\"ld_shared_128\":128}"),
+            std::string::npos)
+      << exported;
+  EXPECT_EQ(llvm::StringRef(exported).count("kernel_report"), 1u);
+  EXPECT_EQ(queryRawInt(path, "SELECT count(*) FROM kernel_reports"), 1);
+
+  TempDir dir;
+  std::string copy = dir.path("copy.db");
+  auto imported = openOrFail(copy);
+  ASSERT_TRUE(imported);
+  ImportSummary summary = get(imported->importJsonLines(exported, "export"));
+  EXPECT_EQ(summary.added, 2);
+  std::vector<MeasurementRecord> rows =
+      get(imported->getRunMeasurements(get(imported->getRuns())[0].id));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(get(imported->getKernelReport(rows[0].id)), report);
+  EXPECT_TRUE(get(imported->getKernelReport(rows[1].id)).empty());
 }
 
 TEST_P(RecordsEngineTest, GetRunOfAMissingRunFails) {

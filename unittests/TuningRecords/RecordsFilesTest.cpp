@@ -111,10 +111,10 @@ TEST(RecordsFilesTest, NewerSchemaVersion) {
   TempDir dir;
   std::string path = dir.path("future.db");
   ASSERT_TRUE(openOrFail(path));
-  execRaw(path, "UPDATE meta SET value = '4' WHERE key = 'schema_version';"
-                "PRAGMA user_version = 4;");
-  expectRefused(path, path + ": records database schema version 4 is newer "
-                             "than this Tessel supports (3)");
+  execRaw(path, "UPDATE meta SET value = '5' WHERE key = 'schema_version';"
+                "PRAGMA user_version = 5;");
+  expectRefused(path, path + ": records database schema version 5 is newer "
+                             "than this Tessel supports (4)");
 }
 
 /// The PostgreSQL forms of the refusals: nothing is written into a database
@@ -152,14 +152,14 @@ TEST_P(RecordsPostgresFilesTest, RefusesForeignAndNewerDatabases) {
   // A newer schema.
   ASSERT_TRUE(openOrFail(url));
   EXPECT_EQ(postgres_test::execOnServer(
-                url, "UPDATE meta SET value = '4' WHERE key = "
+                url, "UPDATE meta SET value = '5' WHERE key = "
                      "'schema_version'"),
             "");
   for (OpenMode mode :
        {OpenMode::CreateOrOpen, OpenMode::OpenExisting, OpenMode::ReadOnly})
     EXPECT_EQ(errorMessage(RecordsDatabase::open(url, mode)),
-              name + ": records database schema version 4 is newer than "
-                     "this Tessel supports (3)");
+              name + ": records database schema version 5 is newer than "
+                     "this Tessel supports (4)");
 }
 
 TEST(RecordsPostgresFilesTest, UnreachableServerAndWrongPassword) {

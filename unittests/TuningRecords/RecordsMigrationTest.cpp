@@ -182,7 +182,7 @@ TEST_P(RecordsMigrationTest, MigratesVersion1InPlace) {
   {
     auto db = openOrFail(path, GetParam());
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->getSchemaVersion(), 3);
+    EXPECT_EQ(db->getSchemaVersion(), RecordsDatabase::kSchemaVersion);
     expectVersion1Rows(*db);
     expectIntact(*db);
     // The migrated file records new runs with their model.
@@ -191,15 +191,16 @@ TEST_P(RecordsMigrationTest, MigratesVersion1InPlace) {
     EXPECT_EQ(get(db->getRun(nextId)).modelSource, next.modelSource);
   }
 
-  // The file now says version 3, and its tables are those of a new file.
-  EXPECT_EQ(userVersion(path), 3);
-  EXPECT_EQ(metaVersion(path), 3);
+  // The file now says the current version, and its tables are those of a
+  // new file.
+  EXPECT_EQ(userVersion(path), RecordsDatabase::kSchemaVersion);
+  EXPECT_EQ(metaVersion(path), RecordsDatabase::kSchemaVersion);
   EXPECT_EQ(queryRawInt(path, "SELECT count(*) FROM meta"), 1);
   EXPECT_EQ(queryRawInt(path, "PRAGMA application_id"), 0x54534C52);
   std::string fresh = dir.path("v2.db");
   ASSERT_TRUE(openOrFail(fresh));
-  for (const char *table :
-       {"meta", "runs", "tasks", "sketches", "configs", "measurements"})
+  for (const char *table : {"meta", "runs", "tasks", "sketches", "configs",
+                            "measurements", "kernel_reports"})
     EXPECT_EQ(columnsOf(path, table), columnsOf(fresh, table)) << table;
   EXPECT_EQ(queryRawText(path, "SELECT group_concat(name) FROM (SELECT name "
                                "FROM sqlite_master WHERE type = 'index' AND "
@@ -209,12 +210,13 @@ TEST_P(RecordsMigrationTest, MigratesVersion1InPlace) {
             std::string::npos)
       << columnsOf(path, "runs");
 
-  // Reopening (in every mode) finds version 3 and everything in it.
+  // Reopening (in every mode) finds the current version and everything in
+  // it.
   for (OpenMode mode :
        {OpenMode::OpenExisting, OpenMode::ReadOnly, OpenMode::CreateOrOpen}) {
     auto db = openOrFail(path, mode);
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->getSchemaVersion(), 3);
+    EXPECT_EQ(db->getSchemaVersion(), RecordsDatabase::kSchemaVersion);
     std::vector<RunInfo> runs = get(db->getRuns());
     ASSERT_EQ(runs.size(), 2u);
     EXPECT_EQ(runs[0].modelSource, "");
@@ -222,7 +224,7 @@ TEST_P(RecordsMigrationTest, MigratesVersion1InPlace) {
     EXPECT_EQ(runs[1].startedAt, next.startedAt);
     EXPECT_EQ(runs[1].modelSource, next.modelSource);
   }
-  EXPECT_EQ(userVersion(path), 3);
+  EXPECT_EQ(userVersion(path), RecordsDatabase::kSchemaVersion);
 }
 
 INSTANTIATE_TEST_SUITE_P(WritableModes, RecordsMigrationTest,
@@ -259,7 +261,7 @@ TEST(RecordsMigrationTest, ReadOnlyReadsVersion1AsItIs) {
     // one goes on reading.
     auto writer = openOrFail(path, OpenMode::OpenExisting);
     ASSERT_TRUE(writer);
-    EXPECT_EQ(writer->getSchemaVersion(), 3);
+    EXPECT_EQ(writer->getSchemaVersion(), RecordsDatabase::kSchemaVersion);
     RunInfo next = makeRun(1700001000.5);
     next.modelSource = "module {}";
     ASSERT_EQ(get(writer->beginRun(next)), 2);
@@ -268,8 +270,8 @@ TEST(RecordsMigrationTest, ReadOnlyReadsVersion1AsItIs) {
     EXPECT_EQ(runs[1].strategy, "evolutionary");
     EXPECT_EQ(runs[1].modelSource, "");
   }
-  EXPECT_EQ(userVersion(path), 3);
-  EXPECT_EQ(metaVersion(path), 3);
+  EXPECT_EQ(userVersion(path), RecordsDatabase::kSchemaVersion);
+  EXPECT_EQ(metaVersion(path), RecordsDatabase::kSchemaVersion);
 }
 
 TEST(RecordsMigrationTest, ReadOnlyLeavesVersion1Untouched) {
@@ -301,7 +303,7 @@ TEST(RecordsMigrationTest, FailedMigrationChangesNothing) {
   std::string runsBefore = columnsOf(path, "runs");
   EXPECT_EQ(errorMessage(RecordsDatabase::open(path, OpenMode::OpenExisting)),
             path + ": cannot migrate records database from schema version 1 "
-                   "to 3: meta is frozen");
+                   "to 4: meta is frozen");
   // All or nothing: the column was not added either.
   EXPECT_EQ(columnsOf(path, "runs"), runsBefore);
   EXPECT_EQ(userVersion(path), 1);
@@ -327,11 +329,11 @@ TEST(RecordsMigrationTest, MigratesVersion2InPlace) {
   {
     auto db = openOrFail(path, OpenMode::OpenExisting);
     ASSERT_TRUE(db);
-    EXPECT_EQ(db->getSchemaVersion(), 3);
+    EXPECT_EQ(db->getSchemaVersion(), RecordsDatabase::kSchemaVersion);
     expectVersion1Rows(*db);
   }
-  EXPECT_EQ(userVersion(path), 3);
-  EXPECT_EQ(metaVersion(path), 3);
+  EXPECT_EQ(userVersion(path), RecordsDatabase::kSchemaVersion);
+  EXPECT_EQ(metaVersion(path), RecordsDatabase::kSchemaVersion);
   EXPECT_EQ(queryRawInt(path, "SELECT count(*) FROM sqlite_master WHERE "
                               "name = 'measurements_once'"),
             1);
@@ -350,12 +352,61 @@ TEST(RecordsMigrationTest, Version2WithARepeatedMeasurementStaysVersion2) {
                 "elapsed_s, trial FROM measurements");
   EXPECT_EQ(errorMessage(RecordsDatabase::open(path, OpenMode::OpenExisting)),
             path + ": cannot migrate records database from schema version 2 "
-                   "to 3: UNIQUE constraint failed: measurements.run_id, "
+                   "to 4: UNIQUE constraint failed: measurements.run_id, "
                    "measurements.config_id, measurements.target");
   EXPECT_EQ(userVersion(path), 2);
   auto db = openOrFail(path, OpenMode::ReadOnly);
   ASSERT_TRUE(db);
   EXPECT_EQ(db->getSchemaVersion(), 2);
+}
+
+/// A version-3 file: a new file without the version-4 table.
+void writeVersion3(const std::string &path) {
+  ASSERT_TRUE(openOrFail(path));
+  execRaw(path, "DROP TABLE kernel_reports; UPDATE meta SET value = '3' "
+                "WHERE key = 'schema_version'; PRAGMA user_version = 3;");
+}
+
+// Version 3 has no kernel reports: read-only, it reads as it is (no report
+// for any measurement, an export without them); opened for writing, it gains
+// the table and keeps reports of new measurements.
+TEST(RecordsMigrationTest, MigratesVersion3InPlace) {
+  TempDir dir;
+  std::string path = dir.path("v3.db");
+  writeVersion3(path);
+  ASSERT_EQ(userVersion(path), 3);
+  int64_t first = 0;
+  {
+    auto db = openOrFail(path, OpenMode::ReadOnly);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(db->getSchemaVersion(), 3);
+    EXPECT_TRUE(get(db->getKernelReport(1)).empty());
+    std::string exported;
+    llvm::raw_string_ostream os(exported);
+    EXPECT_FALSE(static_cast<bool>(db->exportJsonLines(os)));
+  }
+  EXPECT_EQ(userVersion(path), 3);
+  {
+    auto db = openOrFail(path, OpenMode::OpenExisting);
+    ASSERT_TRUE(db);
+    EXPECT_EQ(db->getSchemaVersion(), 4);
+    int64_t run = get(db->beginRun(makeRun()));
+    int64_t task = get(db->getOrAddTask("mm", "matmul", 2e9, 1, ""));
+    int64_t sketch = get(db->getOrAddSketch(task, "#tessel.sketch<s>"));
+    MeasureResult result = makeResult(MeasureStatus::Ok, 10);
+    result.resources.ptx = {{"bar_sync", 1}};
+    first = get(db->addMeasurement(
+        run, get(db->getOrAddConfig(sketch, "#tessel.config<c>")), result, 1,
+        0.5));
+    EXPECT_EQ(get(db->getKernelReport(first)), result.resources.ptx);
+  }
+  EXPECT_EQ(userVersion(path), 4);
+  EXPECT_EQ(metaVersion(path), 4);
+  TempDir other;
+  std::string fresh = other.path("v4.db");
+  ASSERT_TRUE(openOrFail(fresh));
+  EXPECT_EQ(columnsOf(path, "kernel_reports"),
+            columnsOf(fresh, "kernel_reports"));
 }
 
 TEST(RecordsMigrationTest, UnknownOldVersionsAreRefused) {

@@ -14,6 +14,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 #include <chrono>
 
@@ -196,7 +197,8 @@ Expected<int64_t> RecordsDatabase::addMeasurement(int64_t runId,
   row.measuredAt = unixNow();
   row.elapsedS = elapsedS;
   row.trial = trial;
-  Expected<MeasurementId> id = insertMeasurement(runId, configId, row);
+  Expected<MeasurementId> id =
+      insertMeasurement(runId, configId, row, result.resources.ptx);
   if (!id)
     return id.takeError();
   return id->id;
@@ -204,7 +206,8 @@ Expected<int64_t> RecordsDatabase::addMeasurement(int64_t runId,
 
 Expected<RecordsDatabase::MeasurementId>
 RecordsDatabase::insertMeasurement(int64_t runId, int64_t configId,
-                                   const MeasurementRecord &row) {
+                                   const MeasurementRecord &row,
+                                   const PtxCounts &report) {
   if (row.target.empty())
     return conn->error("measurement without a target", nullptr);
   if (StringRef(row.target).starts_with("sim:") != row.simulated)
@@ -251,6 +254,20 @@ RecordsDatabase::insertMeasurement(int64_t runId, int64_t configId,
     int64_t id = stmt->getInt(0);
     if (Error err = stmt->run())
       return std::move(err);
+    if (!report.empty()) {
+      llvm::json::Object counts;
+      for (const auto &[key, value] : report)
+        counts[key] = value;
+      std::string text;
+      llvm::raw_string_ostream(text) << llvm::json::Value(std::move(counts));
+      Expected<sql::Statement> insert = conn->prepare(
+          "INSERT INTO kernel_reports (measurement_id, report) VALUES (?1, ?2)");
+      if (!insert)
+        return insert.takeError();
+      insert->bind(1, id).bind(2, StringRef(text));
+      if (Error err = insert->run())
+        return std::move(err);
+    }
     return MeasurementId{id, true};
   }
   // Measured before in this run on this target: a retried write.

@@ -48,16 +48,32 @@ static json::Value nullableDouble(const sql::Statement &stmt, int column) {
 }
 
 Error RecordsDatabase::exportJsonLines(llvm::raw_ostream &os) {
-  // Version 1 (opened read-only) has no model_source: it exports as "".
+  // Version 1 (opened read-only) has no model_source: it exports as "";
+  // versions before 4 have no kernel reports.
   Expected<sql::Statement> stmt = conn->prepare(
-      schemaVersion >= 2
+      schemaVersion >= 4
           ? "SELECT r.started_at, r.strategy, r.seed, r.measurer, "
             "r.simulated, r.device_json, r.options_json, r.tessel_version, "
             "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "
             "s.sketch, c.config, m.target, m.simulated, m.status, "
             "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "
             "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "
-            "m.measured_at, m.elapsed_s, r.model_source "
+            "m.measured_at, m.elapsed_s, r.model_source, "
+            "COALESCE(k.report, '') "
+            "FROM measurements m JOIN runs r ON r.id = m.run_id "
+            "JOIN configs c ON c.id = m.config_id "
+            "JOIN sketches s ON s.id = c.sketch_id "
+            "JOIN tasks t ON t.id = s.task_id "
+            "LEFT JOIN kernel_reports k ON k.measurement_id = m.id "
+            "ORDER BY m.id"
+      : schemaVersion >= 2
+          ? "SELECT r.started_at, r.strategy, r.seed, r.measurer, "
+            "r.simulated, r.device_json, r.options_json, r.tessel_version, "
+            "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "
+            "s.sketch, c.config, m.target, m.simulated, m.status, "
+            "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "
+            "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "
+            "m.measured_at, m.elapsed_s, r.model_source, '' "
             "FROM measurements m JOIN runs r ON r.id = m.run_id "
             "JOIN configs c ON c.id = m.config_id "
             "JOIN sketches s ON s.id = c.sketch_id "
@@ -68,7 +84,7 @@ Error RecordsDatabase::exportJsonLines(llvm::raw_ostream &os) {
             "s.sketch, c.config, m.target, m.simulated, m.status, "
             "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "
             "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "
-            "m.measured_at, m.elapsed_s, '' "
+            "m.measured_at, m.elapsed_s, '', '' "
             "FROM measurements m JOIN runs r ON r.id = m.run_id "
             "JOIN configs c ON c.id = m.config_id "
             "JOIN sketches s ON s.id = c.sketch_id "
@@ -118,6 +134,13 @@ Error RecordsDatabase::exportJsonLines(llvm::raw_ostream &os) {
         {"measured_at", stmt->getDouble(28)},
         {"elapsed_s", stmt->getDouble(29)},
     };
+    // Compiled measurements since schema version 4: the kernel's report.
+    if (std::string report = stmt->getText(31); !report.empty()) {
+      Expected<json::Value> counts = json::parse(report);
+      if (!counts)
+        return counts.takeError();
+      line["kernel_report"] = std::move(*counts);
+    }
     os << json::Value(std::move(line)) << '\n';
   }
 }
@@ -129,6 +152,8 @@ struct ImportRow {
   RunInfo run;
   TaskInfo task;
   MeasurementRecord measurement;
+  /// The measured kernel's static report; empty when the line has none.
+  PtxCounts kernelReport;
 };
 
 /// Reads the fields of one JSON object, remembering the first problem.
@@ -253,6 +278,15 @@ static std::string parseLine(StringRef text, ImportRow &row) {
   m.trial = reader.integer("trial");
   m.measuredAt = reader.number("measured_at");
   m.elapsedS = reader.number("elapsed_s");
+  // Added in schema version 4; compiled measurements only.
+  if (object->get("kernel_report"))
+    if (const json::Object *report = reader.objectField("kernel_report"))
+      for (const auto &[key, count] : *report) {
+        std::optional<int64_t> n = count.getAsInteger();
+        if (!n)
+          return "'kernel_report." + key.str() + "' must be an integer";
+        row.kernelReport[key.str()] = *n;
+      }
   if (!reader.getProblem().empty())
     return reader.getProblem();
 
@@ -356,7 +390,8 @@ Expected<ImportSummary> RecordsDatabase::importJsonLines(StringRef text,
 
     // A measurement of this config on this target is in the run already
     // (the unique key of measurements): a duplicate.
-    Expected<MeasurementId> id = insertMeasurement(runId, *configId, m);
+    Expected<MeasurementId> id =
+        insertMeasurement(runId, *configId, m, row.kernelReport);
     if (!id)
       return lineError(row.line, llvm::toString(id.takeError()));
     ++(id->inserted ? summary.added : summary.duplicates);

@@ -8,6 +8,8 @@
 
 #include "SqlConnection.h"
 
+#include "llvm/Support/JSON.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
@@ -221,6 +223,37 @@ static RunInfo readRun(const sql::Statement &stmt) {
   run.tesselVersion = stmt.getText(8);
   run.modelSource = stmt.getText(9);
   return run;
+}
+
+Expected<PtxCounts> RecordsDatabase::getKernelReport(int64_t measurementId) {
+  PtxCounts report;
+  if (schemaVersion < 4)
+    return report;
+  Expected<sql::Statement> stmt = conn->prepare(
+      "SELECT report FROM kernel_reports WHERE measurement_id = ?1");
+  if (!stmt)
+    return stmt.takeError();
+  stmt->bind(1, measurementId);
+  Expected<bool> row = stmt->step();
+  if (!row)
+    return row.takeError();
+  if (!*row)
+    return report;
+  std::string text = stmt->getText(0);
+  Expected<llvm::json::Value> value = llvm::json::parse(text);
+  const llvm::json::Object *counts = value ? value->getAsObject() : nullptr;
+  if (!counts) {
+    if (!value)
+      llvm::consumeError(value.takeError());
+    return conn->error(llvm::formatv("measurement {0} has a corrupt kernel "
+                                     "report",
+                                     measurementId),
+                       nullptr);
+  }
+  for (const auto &[key, count] : *counts)
+    if (std::optional<int64_t> n = count.getAsInteger())
+      report[key.str()] = *n;
+  return report;
 }
 
 Expected<std::vector<RunInfo>> RecordsDatabase::getRuns() {

@@ -156,7 +156,7 @@ public:
   static constexpr uint32_t kApplicationId = 0x54534C52;
   /// The schema version this Tessel writes (`meta.schema_version` and
   /// `PRAGMA user_version`).
-  static constexpr int64_t kSchemaVersion = 3;
+  static constexpr int64_t kSchemaVersion = 4;
 
   /// Opens the records database at `path`: a PostgreSQL URL (postgresql://
   /// or postgres://), else an SQLite file. Fails, naming the file or the URL
@@ -238,6 +238,11 @@ public:
   /// Every measurement of run `runId`, oldest first.
   llvm::Expected<std::vector<MeasurementRecord>>
   getRunMeasurements(int64_t runId);
+  /// The static kernel report (PtxReport.h) of measurement `measurementId`:
+  /// the PTX counts of the kernel it compiled and measured; empty for a
+  /// measurement that compiled nothing (analytic fidelity) or was recorded
+  /// before schema version 4.
+  llvm::Expected<PtxCounts> getKernelReport(int64_t measurementId);
   /// Every run, oldest first.
   llvm::Expected<std::vector<RunInfo>> getRuns();
   /// The run `id`; fails when there is no such run.
@@ -280,11 +285,12 @@ private:
     bool inserted;
   };
   /// Inserts `row` (its ids other than `runId` and `configId` are ignored)
-  /// unless the run has a measurement of the config on the target already:
-  /// then returns that one's id, with `inserted` false.
-  llvm::Expected<MeasurementId> insertMeasurement(int64_t runId,
-                                                  int64_t configId,
-                                                  const MeasurementRecord &row);
+  /// and its kernel's `report` (none when empty) unless the run has a
+  /// measurement of the config on the target already: then returns that
+  /// one's id, with `inserted` false.
+  llvm::Expected<MeasurementId>
+  insertMeasurement(int64_t runId, int64_t configId,
+                    const MeasurementRecord &row, const PtxCounts &report);
   /// The best `limit` `ok` measurements of `workloadKey` on `target`, or
   /// preferring `target` unless `exactTarget`; queryBest: the first.
   llvm::Expected<std::vector<BestRecord>>
