@@ -38,11 +38,11 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // ETO-NEXT: bridge (task 3) matmul 64x128 * 128x64 f32 <- task 0 (estimated 23 trials)
 // ETO-NEXT: task 2 matmul 128x128 * 128x128 f32 <- bridge (task 3) (estimated 26 trials)
 // ETO: task 1: backend: estimated 200, actual 200 trials, best
-// ETO: task 0: reuses task 1: estimated 23, actual 14 trials, best
-// ETO: bridge (task 3): reuses task 0: estimated 23, actual 9 trials, best
-// ETO: task 2: reuses bridge (task 3): estimated 26, actual 16 trials, best
+// ETO: task 0: reuses task 1: estimated 23, actual 28 trials, best
+// ETO: bridge (task 3): reuses task 0: estimated 23, actual 20 trials, best
+// ETO: task 2: reuses bridge (task 3): estimated 26, actual 34 trials, best
 // ETO: 3 0 {{.*}} (not in the model) matmul 64x128 * 128x64 f32
-// ETO: 239 trials in
+// ETO: 282 trials in
 
 // The bridge is recorded (its programs are reusable later) but is not a task
 // of the model.
@@ -56,7 +56,7 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // STORED-NEXT: stored matmul 64x512 * 512x64 f32 <- the records
 // STORED-NEXT: task 0 matmul 64x1024 * 1024x64 f32 <- stored (estimated 24 trials)
 // STORED-NOT: backend
-// STORED: 15 trials in
+// STORED: 29 trials in
 
 // The first model again: each task re-measures the 3 best programs of its
 // identical stored twin (the run's own default schedules are not stored
@@ -64,9 +64,9 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=TWIN
 // TWIN: eto: reuse tree over 3 tasks, 0 of 1 bridges, 3 of 4 stored workloads: estimated 9 trials (the backend alone: 600)
 // TWIN: task 0 matmul 64x256 * 256x64 f32 <- stored (estimated 3 trials)
-// TWIN: task 0: reuses stored (the same workload): estimated 3, actual 3 trials, best 441.0 GFLOP/s
-// TWIN: task 1: reuses stored (the same workload): estimated 3, actual 3 trials, best 789.9 GFLOP/s
-// TWIN: task 2: reuses stored (the same workload): estimated 3, actual 3 trials, best 735.8 GFLOP/s
+// TWIN: task 0: reuses stored (the same workload): estimated 3, actual 3 trials, best 448.6 GFLOP/s
+// TWIN: task 1: reuses stored (the same workload): estimated 3, actual 3 trials, best 833.6 GFLOP/s
+// TWIN: task 2: reuses stored (the same workload): estimated 3, actual 3 trials, best 736.1 GFLOP/s
 // TWIN: 9 trials in
 
 // With reuse-records=false the second model is tuned on its own.

@@ -141,7 +141,8 @@ static OptionFlag<std::string> simFidelity(
 static OptionFlag<int64_t> maxStages(
     "max-stages", cl::location(options.maxStages),
     cl::desc("Most shared-memory stages of a software-pipelined staging loop "
-             "(cp.async, sm_80 and newer) the search may choose; 1: none"),
+             "(cp.async, sm_80 and newer) the search may choose (default "
+             "2: double buffering; 1: none)"),
     cl::cat(category));
 static OptionFlag<bool> tensorCores(
     "tensor-cores", cl::location(options.tensorCores),

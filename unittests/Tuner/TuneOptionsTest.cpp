@@ -115,8 +115,18 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   llvm::json::Object json = defaults.toJSON();
   EXPECT_EQ(json.find("allow_tf32"), json.end());
   EXPECT_EQ(json.find("tensor_cores"), json.end());
-  EXPECT_EQ(json.find("max_stages"), json.end());
+  // max_stages is written unless it is 1, the default before double
+  // buffering was (session 29): options stored without it read as 1.
+  EXPECT_EQ(json.getInteger("max_stages"), 2);
   EXPECT_EQ(json.find("cuda_min_time_ms"), json.end());
+  auto earlier = TuneOptions::fromJSON(llvm::json::Object{{"trials", 5}});
+  ASSERT_TRUE(static_cast<bool>(earlier))
+      << llvm::toString(earlier.takeError());
+  EXPECT_EQ(earlier->maxStages, 1);
+  TuneOptions single;
+  single.maxStages = 1;
+  llvm::json::Object singleJson = single.toJSON();
+  EXPECT_EQ(singleJson.find("max_stages"), singleJson.end());
   EXPECT_EQ(json.find("task_equality"), json.end());
   TuneOptions options;
   options.allowTf32 = true;

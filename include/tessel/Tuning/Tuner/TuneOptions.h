@@ -73,8 +73,9 @@ struct TuneOptions {
   /// repeated for at least (docs/MeasureProtocol.md, `min_time_ms`).
   double cudaMinTimeMs = 100;
   /// Most shared-memory stages of a pipelined staging loop the search may
-  /// choose (the `stages` knob, sm_80 and newer); 1: no pipelining.
-  int64_t maxStages = 1;
+  /// choose (the `stages` knob, sm_80 and newer); 1: no pipelining. 2 by
+  /// default: the search may double-buffer (docs/Tuning.md).
+  int64_t maxStages = 2;
   /// Whether f16 contractions also get tensor_core sketches (mma.sync,
   /// sm_80 and newer); false leaves them out (an ablation).
   bool tensorCores = true;

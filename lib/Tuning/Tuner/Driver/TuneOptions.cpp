@@ -143,6 +143,9 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
   if (!object)
     return llvm::createStringError("tuning options: not a JSON object");
   TuneOptions options;
+  // Options are stored with `max_stages` only when it is not 1: runs before
+  // the default became 2 (session 29) stored none.
+  options.maxStages = 1;
   auto wrongType = [](llvm::StringRef key, llvm::StringRef type) {
     return llvm::createStringError("tuning options: '" + key + "' is not " +
                                    type);
