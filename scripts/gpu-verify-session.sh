@@ -30,7 +30,11 @@
 # 7. dynamic shared memory (session 29, never run on a GPU): ops/
 #    matmul_dynamic_shared.mlir (64 KiB of tiles, opted in by the runner)
 #    verified in step 1 and racechecked in 5; step 6's tuning admits tiles
-#    up to the opt-in limit.
+#    up to the opt-in limit;
+# 8. cross_thread_reduction (never run on a GPU): ops/
+#    row_reduction_cross_thread.mlir, BERT's softmax maximum one block per
+#    row, verified in step 1 and racechecked in 5 (the candidate default
+#    for long reductions, issue 41 item 8).
 #
 # SECONDS (default 480) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
@@ -74,7 +78,7 @@ done
 pack
 # Racecheck: the sanitizer follows tessel-run's runner process.
 if command -v compute-sanitizer >/dev/null; then
-  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{matmul_pipelined_2stages,matmul_pipelined_3stages,matmul_dynamic_shared,row_reduction_generic,matmul_bias_relu_fused,conv_bias_relu_fused}.mlir; do
+  for f in "$BARRIERS"/small-*.mlir "$CHECK"/ops/{matmul_pipelined_2stages,matmul_pipelined_3stages,matmul_dynamic_shared,row_reduction_cross_thread,row_reduction_generic,matmul_bias_relu_fused,conv_bias_relu_fused}.mlir; do
     [ "$(elapsed)" -lt 290 ] || break
     name=$(basename "$f" .mlir)
     input=("$f")
