@@ -198,6 +198,8 @@ void tessel::buildTesselToKernelsPipeline(OpPassManager &pm,
   TesselDynamicSharedMemoryOptions shared;
   shared.maxBytes = getMaxSharedMemoryPerBlock(getSmVersion(options.chip));
   pm.addPass(createTesselDynamicSharedMemory(shared));
+  if (options.dedupeKernels)
+    pm.addPass(createTesselDedupeKernels());
   pm.addPass(createTesselCheckKernelSize());
 }
 

@@ -74,6 +74,11 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
                      "memory; the host code checks its arguments "
                      "(docs/Alignment.md). 0: none (element accesses)"),
       llvm::cl::init(16)};
+  PassOptions::Option<bool> dedupeKernels{
+      *this, "dedupe-kernels",
+      llvm::cl::desc("Compile kernels that differ only in their names once "
+                     "(--tessel-dedupe-kernels)"),
+      llvm::cl::init(true)};
   PassOptions::Option<BarrierPlacement> barriers{
       *this, "barriers",
       llvm::cl::desc("Where the kernels' barriers go (docs/Barriers.md)"),
@@ -96,7 +101,8 @@ FailureOr<std::string> getDefaultPtxFeatures(StringRef chip);
 /// including the kernel-size check, without lowering them to NVVM: what
 /// rejects a schedule before LLVM and ptxas see it. `options` must have
 /// passed the checks of buildTesselToCudaPipeline (only `chip`, `fuse`,
-/// `allow-tf32`, `default-configs` and `barriers` matter here).
+/// `allow-tf32`, `default-configs`, `barriers` and `dedupe-kernels` matter
+/// here).
 void buildTesselToKernelsPipeline(OpPassManager &pm,
                                   const TesselToCudaOptions &options);
 

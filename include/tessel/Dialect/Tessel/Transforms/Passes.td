@@ -373,6 +373,21 @@ def TesselExternDynamicSharedMemory
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TesselDedupeKernels : Pass<"tessel-dedupe-kernels", "ModuleOp"> {
+  let summary = "Compile each distinct kernel once";
+  let description = [{
+    Models repeat layers: MobileBERT's 24 encoder layers, ResNet's blocks
+    and BERT's heads outline into kernel modules that differ only in their
+    names. This pass keys every `gpu.module` by its IR with its own symbols
+    (the module, its kernels, its shared globals) renamed in order of
+    appearance, keeps the first module of each key, points the
+    `gpu.launch_func`s of the others at it, and erases them (and their
+    entries of `tessel.kernel_facts`), so that NVVM, LLVM and ptxas see
+    each distinct kernel once. The code of every kernel is unchanged.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def TesselCheckKernelSize : Pass<"tessel-check-kernel-size", "ModuleOp"> {
   let summary = "Reject kernels too large for LLVM to compile in reasonable time";
   let description = [{
