@@ -7,7 +7,10 @@
 // Upstream `gpu-module-to-binary` can call ptxas itself, but it does not
 // report what ptxas says about each kernel. The tuner needs registers,
 // spills and shared memory of every candidate, so Tessel serializes to PTX
-// upstream and assembles here, with `ptxas -v`.
+// upstream and assembles here, with `ptxas -v`: the objects of a module at
+// the same time on every core when the context is multithreaded (ptxas is
+// three quarters of a model's compile time), in order otherwise; the output
+// is the same either way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +22,12 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace mlir {
@@ -44,40 +49,57 @@ struct TempFile {
       llvm::sys::fs::remove(path);
   }
 };
+
+/// One PTX object to assemble, and what assembling it gave. `run` touches
+/// nothing of MLIR, so that objects assemble on worker threads.
+struct AssemblyJob {
+  gpu::BinaryOp binary;
+  unsigned objectIndex = 0;
+  std::string chip;
+  std::string ptx;
+  /// Filled by run(): the payload (cubin or fatbinary) and ptxas's log, or
+  /// the error.
+  std::string payload;
+  std::string log;
+  std::string error;
+};
 } // namespace
 
-static LogicalResult createTemp(StringRef suffix, TempFile &file,
-                                Operation *op) {
+/// Creates a temporary file; returns an error message, or "".
+static std::string createTemp(StringRef suffix, TempFile &file) {
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("tessel", suffix, file.path))
-    return op->emitError() << "cannot create a temporary file: "
-                           << ec.message();
-  return success();
+    return "cannot create a temporary file: " + ec.message();
+  return "";
 }
 
-static FailureOr<std::string> readFile(StringRef path, Operation *op) {
+/// Reads `path` into `contents`; returns an error message, or "".
+static std::string readFile(StringRef path, std::string &contents) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
   if (!buffer)
-    return op->emitError() << "cannot read '" << path
-                           << "': " << buffer.getError().message();
-  return (*buffer)->getBuffer().str();
+    return ("cannot read '" + path + "': " + buffer.getError().message())
+        .str();
+  contents = (*buffer)->getBuffer().str();
+  return "";
 }
 
-/// Runs `program` with `args`; on failure reports its standard error.
-static LogicalResult run(StringRef program, ArrayRef<StringRef> args,
-                         StringRef errPath, Operation *op) {
+/// Runs `program` with `args`; returns "" or a message with its standard
+/// error.
+static std::string run(StringRef program, ArrayRef<StringRef> args,
+                       StringRef errPath) {
   std::optional<StringRef> redirects[] = {std::nullopt, std::nullopt, errPath};
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(program, args, /*Env=*/std::nullopt,
                                      redirects, /*SecondsToWait=*/120,
                                      /*MemoryLimit=*/0, &message);
   if (rc == 0)
-    return success();
-  FailureOr<std::string> log = readFile(errPath, op);
-  return op->emitError() << llvm::sys::path::filename(program) << " failed ("
-                         << (message.empty() ? "exit " + std::to_string(rc)
-                                             : message)
-                         << "): " << (succeeded(log) ? *log : "");
+    return "";
+  std::string log;
+  (void)readFile(errPath, log);
+  return (llvm::sys::path::filename(program) + " failed (" +
+          (message.empty() ? "exit " + std::to_string(rc) : message) +
+          "): " + log)
+      .str();
 }
 
 /// The dynamic shared memory the launches of `kernel` in `module` allocate
@@ -117,22 +139,46 @@ struct TesselCompilePtxPass
              "or use format=isa to emit PTX only";
       return signalPassFailure();
     }
-    llvm::json::Array table;
-    WalkResult result = getOperation().walk([&](gpu::BinaryOp binary) {
-      SmallVector<Attribute> objects;
-      for (Attribute attr : binary.getObjects()) {
+
+    // The PTX objects, in module order.
+    std::vector<AssemblyJob> jobs;
+    getOperation().walk([&](gpu::BinaryOp binary) {
+      for (auto [index, attr] : llvm::enumerate(binary.getObjects())) {
         auto object = cast<gpu::ObjectAttr>(attr);
-        FailureOr<gpu::ObjectAttr> compiled =
-            compileObject(binary, object, ptxas, table);
-        if (failed(compiled))
-          return WalkResult::interrupt();
-        objects.push_back(*compiled);
+        auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
+        if (object.getFormat() != gpu::CompilationTarget::Assembly || !target)
+          continue;
+        AssemblyJob &job = jobs.emplace_back();
+        job.binary = binary;
+        job.objectIndex = index;
+        job.chip = target.getChip().str();
+        job.ptx = object.getObject().getValue().str();
       }
-      binary.setObjectsAttr(ArrayAttr::get(binary.getContext(), objects));
-      return WalkResult::advance();
     });
-    if (result.wasInterrupted())
-      return signalPassFailure();
+
+    // Assemble them, on every core when the context allows threads (a
+    // compile worker's context does not: its process is one of many).
+    if (getContext().isMultithreadingEnabled() && jobs.size() > 1) {
+      llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
+      for (AssemblyJob &job : jobs)
+        pool.async([&, ptxasPath = std::string(ptxas)] {
+          assemble(job, ptxasPath);
+        });
+      pool.wait();
+    } else {
+      for (AssemblyJob &job : jobs)
+        assemble(job, ptxas);
+    }
+
+    // Record the results in order.
+    llvm::json::Array table;
+    for (AssemblyJob &job : jobs) {
+      if (!job.error.empty()) {
+        job.binary.emitError() << job.error;
+        return signalPassFailure();
+      }
+      record(job, table);
+    }
     if (!resourcesFile.empty()) {
       std::error_code ec;
       llvm::raw_fd_ostream os(resourcesFile, ec);
@@ -146,45 +192,48 @@ struct TesselCompilePtxPass
     }
   }
 
-  FailureOr<gpu::ObjectAttr> compileObject(gpu::BinaryOp binary,
-                                           gpu::ObjectAttr object,
-                                           StringRef ptxas,
-                                           llvm::json::Array &table) {
-    if (object.getFormat() != gpu::CompilationTarget::Assembly)
-      return object;
-    auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
-    if (!target)
-      return object;
-    std::string chip = target.getChip().str();
+  /// Assembles `job.ptx` with ptxas (and fatbinary): fills its payload and
+  /// log, or its error. Thread-safe.
+  void assemble(AssemblyJob &job, StringRef ptxas) const {
     TempFile ptxFile, cubinFile, logFile;
-    if (failed(createTemp("ptx", ptxFile, binary)) ||
-        failed(createTemp("cubin", cubinFile, binary)) ||
-        failed(createTemp("log", logFile, binary)))
-      return failure();
+    for (auto [suffix, file] :
+         {std::pair<StringRef, TempFile *>{"ptx", &ptxFile},
+          {"cubin", &cubinFile},
+          {"log", &logFile}})
+      if (job.error = createTemp(suffix, *file); !job.error.empty())
+        return;
     {
       std::error_code ec;
       llvm::raw_fd_ostream os(ptxFile.path, ec);
-      if (ec)
-        return binary.emitError() << "cannot write PTX: " << ec.message();
-      os << object.getObject().getValue();
+      if (ec) {
+        job.error = "cannot write PTX: " + ec.message();
+        return;
+      }
+      os << job.ptx;
     }
-    std::string arch = "-arch=" + chip;
+    std::string arch = "-arch=" + job.chip;
     std::string opt = "-O" + std::to_string(optLevel);
     SmallVector<StringRef> args = {ptxas, arch, opt, "-v",
                                    ptxFile.path, "-o", cubinFile.path};
-    if (failed(run(ptxas, args, logFile.path, binary)))
-      return failure();
-    FailureOr<std::string> log = readFile(logFile.path, binary);
-    FailureOr<std::string> cubin = readFile(cubinFile.path, binary);
-    if (failed(log) || failed(cubin))
-      return failure();
+    if (job.error = run(ptxas, args, logFile.path); !job.error.empty())
+      return;
+    if (job.error = readFile(logFile.path, job.log); !job.error.empty())
+      return;
+    if (job.error = readFile(cubinFile.path, job.payload); !job.error.empty())
+      return;
+    if (format == "fatbin")
+      job.error = makeFatbin(job, ptxFile.path, cubinFile.path);
+  }
 
+  /// Replaces the job's object by its payload, with ptxas's figures and the
+  /// PTX report of each kernel in its properties and `table`.
+  void record(AssemblyJob &job, llvm::json::Array &table) {
+    gpu::BinaryOp binary = job.binary;
     MLIRContext *ctx = binary.getContext();
     Builder builder(ctx);
     SmallVector<NamedAttribute> kernels;
-    std::map<std::string, PtxCounts> counts =
-        countPtxKernels(object.getObject().getValue());
-    for (KernelResources &kernel : parsePtxasLog(*log)) {
+    std::map<std::string, PtxCounts> counts = countPtxKernels(job.ptx);
+    for (KernelResources &kernel : parsePtxasLog(job.log)) {
       auto it = counts.find(kernel.name);
       if (it != counts.end())
         kernel.ptx = it->second;
@@ -195,44 +244,43 @@ struct TesselCompilePtxPass
                                              kernel.toAttribute(ctx)));
       llvm::json::Object row = kernel.toJSON();
       row["module"] = binary.getSymName().str();
-      row["chip"] = chip;
+      row["chip"] = job.chip;
       table.push_back(std::move(row));
     }
+    SmallVector<Attribute> objects(binary.getObjects().begin(),
+                                   binary.getObjects().end());
+    auto object = cast<gpu::ObjectAttr>(objects[job.objectIndex]);
     NamedAttrList properties(object.getProperties());
     properties.set("tessel.kernels", builder.getDictionaryAttr(kernels));
-
-    std::string payload = std::move(*cubin);
-    gpu::CompilationTarget outFormat = gpu::CompilationTarget::Binary;
-    if (format == "fatbin") {
-      FailureOr<std::string> fatbin =
-          makeFatbin(binary, chip, ptxFile.path, cubinFile.path);
-      if (failed(fatbin))
-        return failure();
-      payload = std::move(*fatbin);
-      outFormat = gpu::CompilationTarget::Fatbin;
-    }
-    return gpu::ObjectAttr::get(ctx, target, outFormat,
-                                builder.getStringAttr(payload),
-                                properties.getDictionary(ctx),
-                                object.getKernels());
+    gpu::CompilationTarget outFormat = format == "fatbin"
+                                           ? gpu::CompilationTarget::Fatbin
+                                           : gpu::CompilationTarget::Binary;
+    objects[job.objectIndex] = gpu::ObjectAttr::get(
+        ctx, object.getTarget(), outFormat, builder.getStringAttr(job.payload),
+        properties.getDictionary(ctx), object.getKernels());
+    binary.setObjectsAttr(ArrayAttr::get(ctx, objects));
   }
 
-  FailureOr<std::string> makeFatbin(gpu::BinaryOp binary, StringRef chip,
-                                    StringRef ptxPath, StringRef cubinPath) {
+  /// Replaces the job's cubin by a fatbinary of it and its PTX; returns an
+  /// error message, or "". Thread-safe.
+  std::string makeFatbin(AssemblyJob &job, StringRef ptxPath,
+                         StringRef cubinPath) const {
     SmallString<128> fatbinary(cudaPath);
     llvm::sys::path::append(fatbinary, "bin", "fatbinary");
     TempFile outFile, logFile;
-    if (failed(createTemp("fatbin", outFile, binary)) ||
-        failed(createTemp("log", logFile, binary)))
-      return failure();
-    std::string sm = chip.drop_front(3).str();
+    if (std::string error = createTemp("fatbin", outFile); !error.empty())
+      return error;
+    if (std::string error = createTemp("log", logFile); !error.empty())
+      return error;
+    std::string sm = StringRef(job.chip).drop_front(3).str();
     std::string elf = "--image3=kind=elf,sm=" + sm + ",file=" + cubinPath.str();
     std::string ptx = "--image3=kind=ptx,sm=" + sm + ",file=" + ptxPath.str();
     std::string out = "--create=" + outFile.path.str().str();
     SmallVector<StringRef> args = {fatbinary, "-64", out, elf, ptx};
-    if (failed(run(fatbinary, args, logFile.path, binary)))
-      return failure();
-    return readFile(outFile.path, binary);
+    if (std::string error = run(fatbinary, args, logFile.path);
+        !error.empty())
+      return error;
+    return readFile(outFile.path, job.payload);
   }
 };
 } // namespace

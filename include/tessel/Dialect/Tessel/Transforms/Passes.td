@@ -284,7 +284,9 @@ def TesselCompilePtx : Pass<"tessel-compile-ptx", "ModuleOp"> {
     the cubin and the PTX. What ptxas reports for each kernel (registers,
     spill stores and loads in bytes, static shared memory in bytes) is
     recorded in the object's properties as `tessel.kernels`, and, with
-    `resources-file`, written as JSON.
+    `resources-file`, written as JSON. The objects are assembled by
+    concurrent ptxas processes, one per core, when the context is
+    multithreaded, one at a time otherwise; the output is the same.
 
     Fails with a diagnostic naming the toolkit path when ptxas is missing.
   }];
