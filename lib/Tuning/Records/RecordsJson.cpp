@@ -49,46 +49,28 @@ static json::Value nullableDouble(const sql::Statement &stmt, int column) {
 
 Error RecordsDatabase::exportJsonLines(llvm::raw_ostream &os) {
   // Version 1 (opened read-only) has no model_source: it exports as "";
-  // versions before 4 have no kernel reports.
+  // versions before 4 have no kernel reports. One literal per version:
+  // Connection::prepare() caches statements by the address of their text.
+#define TESSEL_EXPORT_QUERY(MODEL_SOURCE, KERNEL_REPORT, REPORT_JOIN)          \
+  "SELECT r.started_at, r.strategy, r.seed, r.measurer, "                      \
+  "r.simulated, r.device_json, r.options_json, r.tessel_version, "             \
+  "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "              \
+  "s.sketch, c.config, m.target, m.simulated, m.status, "                      \
+  "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "                  \
+  "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "           \
+  "m.measured_at, m.elapsed_s, " MODEL_SOURCE ", " KERNEL_REPORT " "           \
+  "FROM measurements m JOIN runs r ON r.id = m.run_id "                        \
+  "JOIN configs c ON c.id = m.config_id "                                      \
+  "JOIN sketches s ON s.id = c.sketch_id "                                     \
+  "JOIN tasks t ON t.id = s.task_id " REPORT_JOIN "ORDER BY m.id"
   Expected<sql::Statement> stmt = conn->prepare(
       schemaVersion >= 4
-          ? "SELECT r.started_at, r.strategy, r.seed, r.measurer, "
-            "r.simulated, r.device_json, r.options_json, r.tessel_version, "
-            "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "
-            "s.sketch, c.config, m.target, m.simulated, m.status, "
-            "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "
-            "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "
-            "m.measured_at, m.elapsed_s, r.model_source, "
-            "COALESCE(k.report, '') "
-            "FROM measurements m JOIN runs r ON r.id = m.run_id "
-            "JOIN configs c ON c.id = m.config_id "
-            "JOIN sketches s ON s.id = c.sketch_id "
-            "JOIN tasks t ON t.id = s.task_id "
-            "LEFT JOIN kernel_reports k ON k.measurement_id = m.id "
-            "ORDER BY m.id"
-      : schemaVersion >= 2
-          ? "SELECT r.started_at, r.strategy, r.seed, r.measurer, "
-            "r.simulated, r.device_json, r.options_json, r.tessel_version, "
-            "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "
-            "s.sketch, c.config, m.target, m.simulated, m.status, "
-            "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "
-            "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "
-            "m.measured_at, m.elapsed_s, r.model_source, '' "
-            "FROM measurements m JOIN runs r ON r.id = m.run_id "
-            "JOIN configs c ON c.id = m.config_id "
-            "JOIN sketches s ON s.id = c.sketch_id "
-            "JOIN tasks t ON t.id = s.task_id ORDER BY m.id"
-          : "SELECT r.started_at, r.strategy, r.seed, r.measurer, "
-            "r.simulated, r.device_json, r.options_json, r.tessel_version, "
-            "t.workload_key, t.op_kind, t.flops, t.weight, t.description, "
-            "s.sketch, c.config, m.target, m.simulated, m.status, "
-            "m.median_us, m.min_us, m.max_us, m.stddev_us, m.repeats, "
-            "m.registers, m.spill_bytes, m.shared_bytes, m.message, m.trial, "
-            "m.measured_at, m.elapsed_s, '', '' "
-            "FROM measurements m JOIN runs r ON r.id = m.run_id "
-            "JOIN configs c ON c.id = m.config_id "
-            "JOIN sketches s ON s.id = c.sketch_id "
-            "JOIN tasks t ON t.id = s.task_id ORDER BY m.id");
+          ? TESSEL_EXPORT_QUERY(
+                "r.model_source", "COALESCE(k.report, '')",
+                "LEFT JOIN kernel_reports k ON k.measurement_id = m.id ")
+      : schemaVersion >= 2 ? TESSEL_EXPORT_QUERY("r.model_source", "''", "")
+                           : TESSEL_EXPORT_QUERY("''", "''", ""));
+#undef TESSEL_EXPORT_QUERY
   if (!stmt)
     return stmt.takeError();
   while (true) {

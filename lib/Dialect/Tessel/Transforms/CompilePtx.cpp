@@ -102,18 +102,18 @@ static std::string run(StringRef program, ArrayRef<StringRef> args,
       .str();
 }
 
-/// The dynamic shared memory the launches of `kernel` in `module` allocate
-/// (the largest constant size; tessel-dynamic-shared-memory sets one).
-static int64_t getDynamicSharedMemory(Operation *module, StringRef kernelModule,
-                                      StringRef kernel) {
-  int64_t bytes = 0;
+/// The dynamic shared memory each kernel's launches allocate in `module`,
+/// keyed by the launch's kernel symbol (the largest constant size;
+/// tessel-dynamic-shared-memory sets one).
+static DenseMap<SymbolRefAttr, int64_t> getDynamicSharedMemory(Operation *module) {
+  DenseMap<SymbolRefAttr, int64_t> bytes;
   module->walk([&](gpu::LaunchFuncOp launch) {
     APInt size;
     Value value = launch.getDynamicSharedMemorySize();
-    if (value && launch.getKernelModuleName() == kernelModule &&
-        launch.getKernelName() == kernel &&
-        matchPattern(value, m_ConstantInt(&size)))
-      bytes = std::max(bytes, size.getSExtValue());
+    if (value && matchPattern(value, m_ConstantInt(&size))) {
+      int64_t &most = bytes[launch.getKernel()];
+      most = std::max(most, size.getSExtValue());
+    }
   });
   return bytes;
 }
@@ -172,12 +172,14 @@ struct TesselCompilePtxPass
 
     // Record the results in order.
     llvm::json::Array table;
+    DenseMap<SymbolRefAttr, int64_t> dynamicShared =
+        getDynamicSharedMemory(getOperation());
     for (AssemblyJob &job : jobs) {
       if (!job.error.empty()) {
         job.binary.emitError() << job.error;
         return signalPassFailure();
       }
-      record(job, table);
+      record(job, dynamicShared, table);
     }
     if (!resourcesFile.empty()) {
       std::error_code ec;
@@ -225,9 +227,12 @@ struct TesselCompilePtxPass
       job.error = makeFatbin(job, ptxFile.path, cubinFile.path);
   }
 
-  /// Replaces the job's object by its payload, with ptxas's figures and the
-  /// PTX report of each kernel in its properties and `table`.
-  void record(AssemblyJob &job, llvm::json::Array &table) {
+  /// Replaces the job's object by its payload, with ptxas's figures (shared
+  /// memory plus `dynamicShared` of its launches) and the PTX report of each
+  /// kernel in its properties and `table`.
+  void record(AssemblyJob &job,
+              const DenseMap<SymbolRefAttr, int64_t> &dynamicShared,
+              llvm::json::Array &table) {
     gpu::BinaryOp binary = job.binary;
     MLIRContext *ctx = binary.getContext();
     Builder builder(ctx);
@@ -237,8 +242,9 @@ struct TesselCompilePtxPass
       auto it = counts.find(kernel.name);
       if (it != counts.end())
         kernel.ptx = it->second;
-      kernel.dynamicSharedMemoryBytes = getDynamicSharedMemory(
-          binary->getParentOp(), binary.getSymName(), kernel.name);
+      kernel.dynamicSharedMemoryBytes = dynamicShared.lookup(SymbolRefAttr::get(
+          binary.getSymNameAttr(),
+          {FlatSymbolRefAttr::get(ctx, kernel.name)}));
       kernel.sharedMemoryBytes += kernel.dynamicSharedMemoryBytes;
       kernels.push_back(builder.getNamedAttr(kernel.name,
                                              kernel.toAttribute(ctx)));

@@ -76,11 +76,11 @@ struct TesselDynamicSharedMemoryPass
       signalPassFailure();
   }
 
-  /// Lays out the workgroup globals `kernel` uses in order of first use;
-  /// returns the total bytes.
-  FailureOr<int64_t> layOut(gpu::GPUFuncOp kernel,
-                            SmallVectorImpl<SharedBuffer> &buffers,
-                            SmallVectorImpl<memref::GetGlobalOp> &uses) {
+  /// Lays out the workgroup globals `kernel` uses in order of first use,
+  /// with each use and the index of its buffer; returns the total bytes.
+  FailureOr<int64_t>
+  layOut(gpu::GPUFuncOp kernel, SmallVectorImpl<SharedBuffer> &buffers,
+         SmallVectorImpl<std::pair<memref::GetGlobalOp, unsigned>> &uses) {
     llvm::DenseMap<Operation *, unsigned> index;
     int64_t total = 0;
     WalkResult result = kernel.walk([&](memref::GetGlobalOp get) {
@@ -90,9 +90,10 @@ struct TesselDynamicSharedMemoryPass
           get, get.getNameAttr());
       if (!global)
         return WalkResult::advance();
-      uses.push_back(get);
-      if (index.count(global))
+      if (auto it = index.find(global); it != index.end()) {
+        uses.push_back({get, it->second});
         return WalkResult::advance();
+      }
       FailureOr<int64_t> bytes = getByteSize(global.getType());
       if (mlir::failed(bytes)) {
         global.emitError() << "shared buffer @" << global.getSymName()
@@ -102,6 +103,7 @@ struct TesselDynamicSharedMemoryPass
       int64_t alignment = global.getAlignment().value_or(1);
       int64_t offset = llvm::alignTo(total, std::max<int64_t>(alignment, 1));
       index[global] = buffers.size();
+      uses.push_back({get, static_cast<unsigned>(buffers.size())});
       buffers.push_back({global, offset});
       total = offset + *bytes;
       return WalkResult::advance();
@@ -113,7 +115,7 @@ struct TesselDynamicSharedMemoryPass
 
   LogicalResult runOnKernel(gpu::GPUFuncOp kernel) {
     SmallVector<SharedBuffer> buffers;
-    SmallVector<memref::GetGlobalOp> uses;
+    SmallVector<std::pair<memref::GetGlobalOp, unsigned>> uses;
     FailureOr<int64_t> total = layOut(kernel, buffers, uses);
     if (mlir::failed(total))
       return failure();
@@ -145,13 +147,8 @@ struct TesselDynamicSharedMemoryPass
                                    gpu::AddressSpace::Workgroup));
     Value base = gpu::DynamicSharedMemoryOp::create(builder, kernel.getLoc(),
                                                     dynamicType);
-    llvm::DenseMap<Operation *, int64_t> offsets;
-    for (SharedBuffer &buffer : buffers)
-      offsets[buffer.global] = buffer.offset;
-    for (memref::GetGlobalOp get : uses) {
-      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-          get, get.getNameAttr());
-      int64_t offset = offsets.lookup(global);
+    for (auto [get, buffer] : uses) {
+      int64_t offset = buffers[buffer].offset;
       for (OpOperand &use : llvm::make_early_inc_range(get->getUses())) {
         auto view = dyn_cast<memref::ViewOp>(use.getOwner());
         if (!view || view.getSource() != get.getResult())
