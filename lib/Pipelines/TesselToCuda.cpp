@@ -97,6 +97,10 @@ static void addNvvmLowering(OpPassManager &pm,
   // Host and kernels: structured control flow and vectors to LLVM level
   // (bf16 mma.sync first: upstream's NVGPU conversion has no bf16 types).
   pm.addPass(createTesselLowerBf16MmaSync());
+  // cp.async no wider than its addresses are aligned for.
+  TesselAlignAsyncCopiesOptions asyncCopies;
+  asyncCopies.bufferAlignment = options.bufferAlignment;
+  pm.addPass(createTesselAlignAsyncCopies(asyncCopies));
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   // Before the loops become blocks: loop bounds prove index alignment.

@@ -126,6 +126,38 @@ def TesselAlignGlobalAccesses
   ];
 }
 
+def TesselAlignAsyncCopies
+    : Pass<"tessel-align-async-copies", "ModuleOp"> {
+  let summary = "Split kernels' cp.async copies into pieces their addresses "
+                "are known to be aligned for";
+  let description = [{
+    A `nvgpu.device_async_copy` of N bytes (cp.async) needs its global
+    source and shared destination N-byte aligned. Per copy of an outlined
+    kernel this pass proves the alignment of both addresses (the trailing
+    zero bits of the index arithmetic, as tessel-align-global-accesses does;
+    a buffer the kernel takes starts at `buffer-alignment` bytes, a shared
+    buffer at its global's or the dynamic shared memory's alignment) and
+    replaces a copy wider than that by copies of the widest width that is
+    (16, 8 or 4 bytes; `bypassL1` kept on 16-byte pieces only, a
+    zero-filled tail shared out among the pieces). A copy that no 4-byte
+    piece fits (f16 at an odd element) becomes a synchronous vector load and
+    store. Kernel arguments relied on get `tessel.buffer_alignment`, which
+    tessel-align-global-accesses makes the launches check. Run after
+    outlining and before `convert-nvgpu-to-nvvm`.
+  }];
+  let options = [
+    Option<"bufferAlignment", "buffer-alignment", "int64_t",
+           /*default=*/"16",
+           "Byte alignment every buffer a kernel takes starts at (a power "
+           "of two; 0: none)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::vector::VectorDialect",
+  ];
+}
+
 def TesselContractKernelFloatOps
     : Pass<"tessel-contract-kernel-float-ops", "ModuleOp"> {
   let summary = "Let LLVM fuse the multiplies and adds of kernels into FMAs";
