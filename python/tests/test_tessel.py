@@ -199,7 +199,9 @@ def test_compile_reports_kernel_resources():
     assert kernel.registers > 0
     # Spilled registers live in the stack frame ptxas reports.
     assert 0 <= kernel.spill_store_bytes <= kernel.stack_bytes
-    assert kernel.shared_memory_bytes == 4096
+    # Two 2 KiB tiles, double-buffered by default.
+    assert kernel.shared_memory_bytes == 8192
+    assert kernel.ptx["cp_async"] > 0
     # The static report of its PTX: the staging loop's barriers, its FMAs
     # fed by shared loads, the result stored to global memory.
     assert kernel.ptx["bar_sync_in_loops"] >= 1

@@ -96,7 +96,8 @@ TEST_F(FasorStrategyTest, WalksFromTheBestScheduleThroughTune) {
   std::vector<TuningTask> tasks = source.extract();
   ASSERT_EQ(tasks.size(), 1u);
   TaskSearchState state =
-      TaskSearchState::create(tasks.front(), *environment.device, 1);
+      TaskSearchState::create(tasks.front(), *environment.device, 1,
+                              options.maxStages);
   auto parse = [&](const MeasurementRecord &record) {
     auto sketch = cast<SketchAttr>(parseAttribute(record.sketch, &context));
     auto config = cast<ConfigAttr>(parseAttribute(record.config, &context));
@@ -215,7 +216,8 @@ TEST_F(FasorStrategyTest, StartsFromTheRecordsDatabase) {
   std::vector<TuningTask> tasks = similar.extract();
   ASSERT_EQ(tasks.size(), 1u);
   TaskSearchState state =
-      TaskSearchState::create(tasks.front(), *environment.device, 1);
+      TaskSearchState::create(tasks.front(), *environment.device, 1,
+                              options.maxStages);
   auto sketch = cast<SketchAttr>(
       parseAttribute(adaptedRecords[1].sketch, &similar.context));
   std::optional<unsigned> space = findMatchingSpace(state, sketch);
