@@ -137,10 +137,10 @@ static void addNvvmLowering(OpPassManager &pm,
 
   // Host: launches to LLVM, kernels to PTX.
   pm.addPass(createGpuToLLVMConversionPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
-  binary.toolkitPath = getLibdeviceToolkit(options.cudaPath);
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  // gpu-module-to-binary{format=isa}, the modules on every core.
+  TesselSerializeKernelsOptions serialize;
+  serialize.toolkitPath = getLibdeviceToolkit(options.cudaPath);
+  pm.addPass(createTesselSerializeKernels(serialize));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -307,6 +307,26 @@ def TesselStripGpuMemorySpaces
   }];
 }
 
+def TesselSerializeKernels : Pass<"tessel-serialize-kernels", "ModuleOp"> {
+  let summary = "Translate the module's gpu.modules to PTX objects, one "
+                "thread per module";
+  let description = [{
+    What `gpu-module-to-binary{format=isa}` does (each gpu.module through
+    its target attributes to LLVM IR and PTX, replaced by a `gpu.binary`
+    holding the `format = assembly` objects), with the modules translated
+    concurrently on the context's threads and the binaries then built in
+    module order: the same output, but for the `LLVMIRToISATimeInMs`
+    property the target records. Serial when the context is not
+    multithreaded. `toolkit-path` is the CUDA toolkit whose libdevice
+    kernels may call (empty: the target's default search).
+  }];
+  let options = [
+    Option<"toolkitPath", "toolkit-path", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit root for libdevice">,
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def TesselCompilePtx : Pass<"tessel-compile-ptx", "ModuleOp"> {
   let summary = "Assemble PTX objects of gpu.binary ops into cubins with ptxas";
   let description = [{
