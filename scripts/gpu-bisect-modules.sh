@@ -53,4 +53,17 @@ PY
   fi
   echo "$name $name.mlir $source" >> "$OUT/manifest"
 done
+# The wrong_result schedule's PTX, for its SASS at two ptxas levels on the
+# GPU machine (gpu-verify-session.sh, BISECT_PTX=OUTDIR/conv3x3-64-wrong.ptx).
+"$BUILD/bin/tessel-opt" "$ROOT/benchmarks/gpu-bisect/conv3x3-64-wrong.mlir" \
+  --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH format=isa" \
+  -o "$OUT/conv3x3-64-wrong.isa.mlir"
+python3 - "$OUT/conv3x3-64-wrong.isa.mlir" > "$OUT/conv3x3-64-wrong.ptx" <<'PY'
+import re, sys
+text = open(sys.argv[1], 'rb').read()
+ptx = re.search(rb'assembly = "((?:[^"\\]|\\.)*)"', text).group(1)
+sys.stdout.buffer.write(
+    re.sub(rb'\\([0-9A-Fa-f]{2})', lambda m: bytes([int(m.group(1), 16)]), ptx))
+PY
+rm "$OUT/conv3x3-64-wrong.isa.mlir"
 echo "gpu-bisect-modules: $(wc -l < "$OUT/manifest") modules in $OUT"

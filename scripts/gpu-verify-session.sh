@@ -32,9 +32,13 @@
 #    row_reduction_cross_thread.mlir, BERT's softmax maximum one block per
 #    row, verified in step 1 and racechecked in 5 (the candidate default
 #    for long reductions, issue 41 item 8);
-# 9. issue 41's targets tuned: BERT QKV and FFN1 (pipelining admitted) and
-#    the ResNet-50 3x3 conv of 64 channels, each next to the vendor's time
-#    of the same shape in step 1.
+# 9. issue 41's targets left: the 4096^3 f32 matmul next to cuBLAS, and the
+#    three ResNet-50 layers the fourth lease did not tune, next to cuDNN
+#    (BERT QKV 0.82x, FFN1 0.90x, the 1024^3 matmul 1.05x and the 3x3
+#    64-channel conv 1.97x were met there: docs/results/gpu-h100-2026-11-27-b);
+# 10. with BISECT_PTX (the PTX of benchmarks/gpu-bisect/conv3x3-64-wrong.mlir,
+#    scripts/gpu-bisect-modules.sh writes it), that PTX's SASS at ptxas -O1
+#    and -O3 for the known ptxas issue.
 #
 # SECONDS (default 540) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
@@ -93,22 +97,32 @@ if command -v compute-sanitizer >/dev/null; then
   done
   pack
 fi
-# 6. Pipelined staging in the space or not, for the same time: whether double
-# buffering should be the default (tessel-tune's --max-stages is 2 since
-# session 29, so the single-stage run names 1).
-gpu_tune matmul-1024-f32 55 "$CHECK/matmul-1024.mlir" --measure=cuda \
-  --strategy=evolutionary --trials=300 --min-time-ms=20 --max-stages=1
-gpu_tune matmul-1024-f32-stages 55 "$CHECK/matmul-1024.mlir" --measure=cuda \
-  --strategy=evolutionary --trials=300 --min-time-ms=20 --max-stages=3
-
-# --- 9. Issue 41's targets: BERT QKV and FFN1, a ResNet-50 3x3 conv ----------
-# (cuBLAS/cuDNN times of the same shapes are in step 1's check/results.csv.)
-gpu_tune bert-qkv-stages 55 "$CHECK/bert-qkv.mlir" --measure=cuda \
-  --strategy=evolutionary --trials=300 --min-time-ms=20 --max-stages=3
-gpu_tune resnet-conv3x3-64 50 "$CHECK/resnet-conv3x3-64.mlir" --measure=cuda \
+# --- 9. Issue 41's targets left by the fourth lease ---------------------------
+# The 4096^3 f32 matmul (>= 0.8x cuBLAS) and the three ResNet-50 layers not
+# tuned yet (>= 1.0x cuDNN geomean with the 3x3 64-channel conv, 22.4 us =
+# 1.97x in the fourth lease); cuDNN's times of the convs are in step 1's
+# check/results.csv, cuBLAS's of the 4096^3 matmul here.
+timeout 60 tessel-vendor-bench --gemm=4096,4096,4096 --json \
+  > "$RESULTS/tune/cublas-f32-4096.json" 2> "$RESULTS/tune/cublas-f32-4096.err"
+log "cuBLAS f32 4096^3: exit $? ($(head -c 300 "$RESULTS/tune/cublas-f32-4096.json"))"
+gpu_tune matmul-4096-f32 100 "$CHECK/matmul-4096.mlir" --measure=cuda \
   --strategy=evolutionary --trials=300 --min-time-ms=20
-gpu_tune bert-ffn1-stages 40 "$CHECK/bert-ffn1.mlir" --measure=cuda \
-  --strategy=evolutionary --trials=300 --min-time-ms=20 --max-stages=3
+for conv in resnet-conv1x1-256-64 resnet-conv3x3-128 resnet-conv3x3-s2; do
+  gpu_tune "$conv" 45 "$CHECK/$conv.mlir" --measure=cuda \
+    --strategy=evolutionary --trials=300 --min-time-ms=20
+done
+
+# --- 10. The ptxas -O2/-O3 wrong result (test/KNOWN_ISSUES.md): SASS --------
+# of the same PTX at -O1 (verifies) and -O3 (does not), for a diff here.
+if [ -f "${BISECT_PTX:-}" ] && command -v cuobjdump >/dev/null; then
+  for o in 1 3; do
+    "$CUDA_PATH/bin/ptxas" -arch=sm_90 -O$o "$BISECT_PTX" \
+      -o "$RESULTS/tune/wrong-O$o.cubin" &&
+      cuobjdump -sass "$RESULTS/tune/wrong-O$o.cubin" > "$RESULTS/tune/wrong-O$o.sass"
+    log "SASS at -O$o: exit $? ($(wc -l < "$RESULTS/tune/wrong-O$o.sass") lines)"
+  done
+  pack
+fi
 
 nvidia-smi --query-gpu=clocks.sm,clocks.mem,power.draw,temperature.gpu \
   --format=csv >> "$RESULTS/machine.txt" 2>&1
