@@ -16,6 +16,20 @@ CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 : > "$OUT/manifest"
+
+# ptx_of SOURCE [OPTIONS...]: the PTX of SOURCE's one kernel, on stdout.
+ptx_of() {
+  local source=$1; shift
+  "$BUILD/bin/tessel-opt" "$source" \
+    --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH format=isa $*" |
+    python3 -c '
+import re, sys
+text = sys.stdin.buffer.read()
+ptx = re.search(rb"assembly = \x22((?:[^\x22\x5c]|\x5c.)*)\x22", text).group(1)
+sys.stdout.buffer.write(
+    re.sub(rb"\x5c([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), ptx))'
+}
+
 grep -v '^#' "$ROOT/benchmarks/gpu-bisect/variants.txt" | while read -r line; do
   [ -n "$line" ] || continue
   spec=${line%%|*}
@@ -26,44 +40,27 @@ grep -v '^#' "$ROOT/benchmarks/gpu-bisect/variants.txt" | while read -r line; do
   "$BUILD/bin/tessel-opt" "$ROOT/$source" \
     --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH $options" -o "$module"
   if [ -n "$ptxas" ]; then
-    "$BUILD/bin/tessel-opt" "$ROOT/$source" \
-      --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH format=isa $options" \
-      -o "$OUT/$name.isa.mlir"
-    python3 - "$module" "$OUT/$name.isa.mlir" "$CUDA_PATH/bin/ptxas" $ptxas <<'PY'
-import re, subprocess, sys, tempfile, os
-module, isa, ptxas, *options = sys.argv[1:]
-unescape = lambda s: re.sub(rb'\\([0-9A-Fa-f]{2})', lambda m: bytes([int(m.group(1), 16)]), s)
-ptx = unescape(re.search(rb'assembly = "((?:[^"\\]|\\.)*)"', open(isa, 'rb').read()).group(1))
-if 'strip-maxntid' in options:
-    options.remove('strip-maxntid')
-    ptx = re.sub(rb'\n\.maxntid [0-9, ]+', b'', ptx)
-with tempfile.TemporaryDirectory() as tmp:
-    src, cubin = os.path.join(tmp, 'k.ptx'), os.path.join(tmp, 'k.cubin')
-    open(src, 'wb').write(ptx)
-    subprocess.run([ptxas, '-arch=sm_90', *options, src, '-o', cubin], check=True)
-    data = open(cubin, 'rb').read()
+    ptxas_options=(${ptxas//strip-maxntid/})
+    ptx_of "$ROOT/$source" $options > "$OUT/$name.ptx"
+    [[ $ptxas == *strip-maxntid* ]] && sed -i '/^\.maxntid /d' "$OUT/$name.ptx"
+    "$CUDA_PATH/bin/ptxas" -arch=sm_90 "${ptxas_options[@]}" "$OUT/$name.ptx" \
+      -o "$OUT/$name.cubin"
+    # The module's cubin replaced by this one.
+    python3 - "$module" "$OUT/$name.cubin" <<'PY'
+import re, sys
+module, cubin = sys.argv[1:]
 escaped = ''.join(chr(b) if 32 <= b < 127 and b not in (34, 92) else '\\%02X' % b
-                  for b in data)
-text = open(module).read()
-text, n = re.subn(r'bin = "(?:[^"\\]|\\.)*"', lambda m: 'bin = "' + escaped + '"', text, count=1)
+                  for b in open(cubin, 'rb').read())
+text, n = re.subn(r'bin = "(?:[^"\\]|\\.)*"', lambda m: 'bin = "' + escaped + '"',
+                  open(module).read(), count=1)
 assert n == 1, 'no cubin in ' + module
 open(module, 'w').write(text)
 PY
-    rm "$OUT/$name.isa.mlir"
+    rm "$OUT/$name.ptx" "$OUT/$name.cubin"
   fi
   echo "$name $name.mlir $source" >> "$OUT/manifest"
 done
 # The wrong_result schedule's PTX, for its SASS at two ptxas levels on the
 # GPU machine (gpu-verify-session.sh, BISECT_PTX=OUTDIR/conv3x3-64-wrong.ptx).
-"$BUILD/bin/tessel-opt" "$ROOT/benchmarks/gpu-bisect/conv3x3-64-wrong.mlir" \
-  --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH format=isa" \
-  -o "$OUT/conv3x3-64-wrong.isa.mlir"
-python3 - "$OUT/conv3x3-64-wrong.isa.mlir" > "$OUT/conv3x3-64-wrong.ptx" <<'PY'
-import re, sys
-text = open(sys.argv[1], 'rb').read()
-ptx = re.search(rb'assembly = "((?:[^"\\]|\\.)*)"', text).group(1)
-sys.stdout.buffer.write(
-    re.sub(rb'\\([0-9A-Fa-f]{2})', lambda m: bytes([int(m.group(1), 16)]), ptx))
-PY
-rm "$OUT/conv3x3-64-wrong.isa.mlir"
+ptx_of "$ROOT/benchmarks/gpu-bisect/conv3x3-64-wrong.mlir" > "$OUT/conv3x3-64-wrong.ptx"
 echo "gpu-bisect-modules: $(wc -l < "$OUT/manifest") modules in $OUT"

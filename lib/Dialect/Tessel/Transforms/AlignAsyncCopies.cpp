@@ -43,6 +43,12 @@ using namespace mlir::tessel;
 
 namespace {
 
+/// The bytes of one element `copy` moves.
+uint64_t getElementBytes(nvgpu::DeviceAsyncCopyOp copy) {
+  return std::max<uint64_t>(
+      1, llvm::divideCeil(copy.getSrc().getType().getElementTypeBitWidth(), 8));
+}
+
 /// The byte alignment proven for the source and destination of `copy` in
 /// `kernel`, and the kernel argument whose base alignment it relies on.
 struct CopyAlignment {
@@ -53,9 +59,7 @@ struct CopyAlignment {
 CopyAlignment getCopyAlignment(nvgpu::DeviceAsyncCopyOp copy,
                                gpu::GPUFuncOp kernel, uint64_t bufferAlignment,
                                KnownTrailingZeros &zeros) {
-  MemRefType srcType = copy.getSrc().getType();
-  uint64_t elementBytes = std::max<uint64_t>(
-      1, llvm::divideCeil(srcType.getElementTypeBitWidth(), 8));
+  uint64_t elementBytes = getElementBytes(copy);
   CopyAlignment result;
   // The source: a buffer the kernel takes starts at `bufferAlignment` (the
   // contract its launches check); any other at its element.
@@ -187,9 +191,7 @@ struct TesselAlignAsyncCopiesPass
       for (nvgpu::DeviceAsyncCopyOp copy : copies) {
         CopyAlignment alignment =
             getCopyAlignment(copy, kernel, baseAlignment, zeros);
-        MemRefType type = copy.getSrc().getType();
-        uint64_t elementBytes = std::max<uint64_t>(
-            1, llvm::divideCeil(type.getElementTypeBitWidth(), 8));
+        uint64_t elementBytes = getElementBytes(copy);
         int64_t count = copy.getDstElements().getSExtValue();
         uint64_t bytes = count * elementBytes;
         // The widest piece the addresses allow that divides the copy.
