@@ -121,12 +121,18 @@ static int64_t sharedBytes(linalg::LinalgOp op, SketchAttr sketch,
 
 /// Whether a default multi-level schedule double-buffers its staging: it
 /// stages operands in shared memory, all read through projected
-/// permutations (not a convolution's sliding window), and its staging loop
-/// (the first reduction loop's outer tile) has more than one step.
+/// permutations (not a convolution's sliding window), fuses no epilogue and
+/// inlines no producer, and its staging loop (the first reduction loop's
+/// outer tile) has more than one step.
 static bool shouldPipeline(linalg::LinalgOp op, SketchAttr sketch,
                            ArrayRef<SmallVector<int64_t>> tiles,
                            const LoopNest &nest) {
-  if (sketch.getShared().empty())
+  // Measured on plain contractions only. With a fused epilogue the
+  // pipelined accumulators stayed in global memory (st.global 20 -> 132 in
+  // examples/bert-encoder-matmuls.mlir) and with an inlined producer the
+  // loads stayed synchronous behind 11 barriers instead of 3.
+  if (sketch.getShared().empty() || sketch.getFusedConsumers() > 0 ||
+      !sketch.getInlined().empty())
     return false;
   for (int64_t operand : sketch.getShared())
     if (!op.getMatchingIndexingMap(op.getDpsInputOperand(operand))
