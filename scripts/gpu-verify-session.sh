@@ -36,9 +36,10 @@
 #    three ResNet-50 layers the fourth lease did not tune, next to cuDNN
 #    (BERT QKV 0.82x, FFN1 0.90x, the 1024^3 matmul 1.05x and the 3x3
 #    64-channel conv 1.97x were met there: docs/results/gpu-h100-2026-11-27-b);
-# 10. with BISECT_PTX (the PTX of benchmarks/gpu-bisect/conv3x3-64-wrong.mlir,
-#    scripts/gpu-bisect-modules.sh writes it), that PTX's SASS at ptxas -O1
-#    and -O3 for the known ptxas issue.
+# 10. with BISECT_PTX (the PTX fc136a9 compiled benchmarks/gpu-bisect/
+#    conv3x3-64-wrong.mlir to, kept as conv3x3-64-wrong.fc136a9.ptx.xz;
+#    scripts/gpu-bisect-modules.sh writes it out), that PTX's SASS at ptxas
+#    -O1 and -O3 for the known ptxas issue.
 #
 # SECONDS (default 540) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.

@@ -1,9 +1,10 @@
 // RUN: tessel-opt %s --tessel-emit-transform-script | FileCheck %s
-// Replaying the script with stock mlir-opt on the emitted payload (where the
-// pad is already a gather) gives exactly what --tessel-materialize gives.
+// Replaying the script with stock mlir-opt and the plugin (for
+// transform.tessel.rewrite_window_accesses) on the emitted payload (where
+// the pad is already a gather) gives exactly what --tessel-materialize gives.
 // RUN: tessel-opt %s --tessel-materialize > %t.ours
 // RUN: tessel-opt %s --tessel-emit-transform-script > %t.script
-// RUN: mlir-opt %t.script --transform-interpreter --test-transform-dialect-erase-schedule | sed '/module attributes {transform.with_named_sequence} {/{N;d;}' > %t.upstream
+// RUN: mlir-opt --load-dialect-plugin=%tessel_plugin %t.script --transform-interpreter --test-transform-dialect-erase-schedule | sed '/module attributes {transform.with_named_sequence} {/{N;d;}' > %t.upstream
 // RUN: diff %t.ours %t.upstream
 // RUN: FileCheck %s --check-prefix=OURS < %t.ours
 
@@ -31,6 +32,11 @@
 // CHECK: transform.get_parent_op %{{.*}} {nth_parent = 3 : i64, op_name = "scf.for"}
 // CHECK-NOT: transform.structured.promote
 // CHECK: transform.gpu.map_forall_to_blocks
+// The convolution's register-level tile reads its input window through a
+// strided view before vectorization.
+// CHECK: %[[CONV:.*]] = transform.structured.match attributes {tessel.anchor = 3 : i64}
+// CHECK: transform.tessel.rewrite_window_accesses %[[CONV]]
+// CHECK: transform.structured.vectorize_children_and_apply_patterns
 
 // One kernel: pad, convolution, fill and ReLU.
 // OURS-LABEL: func.func @conv_pad_relu

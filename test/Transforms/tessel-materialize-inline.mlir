@@ -14,13 +14,17 @@
 // CHECK-DAG: %[[PAD:.*]] = arith.constant 2.500000e-01 : f32
 // CHECK-NOT: memref<1x8x18x18xf32>
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[C4:.*]], %{{.*}}, %{{.*}}) threads
+// The convolution's innermost tile reads its input window through a view
+// of the shared tile (WindowAccesses.h): it is vectorized and its eight
+// accumulators are carried in registers through the staging loops.
 // CHECK: %[[TILE:.*]] = memref.get_global @[[G:.*]] : memref<1x2x8x16xf32, #gpu.address_space<workgroup>>
-// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>)
 // CHECK: %[[V:.*]] = memref.load %[[X]]
 // CHECK: arith.select %{{.*}}, %[[PAD]], %[[V]] : f32
 // CHECK: gpu.barrier
-// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x1x1x1xf32, strided<[256, 128, 16, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK: } {tessel.accumulators = 0 : i64, tessel.kernel = 2 : i64}
+// CHECK: vector.load %[[TILE]][{{.*}}] : memref<1x2x8x16xf32, #gpu.address_space<workgroup>>, vector<1xf32>
+// CHECK-NOT: linalg.conv_2d_nchw_fchw
+// CHECK: } {tessel.accumulators = 1 : i64, tessel.kernel = 2 : i64}
 // CHECK-NOT: gpu.launch
 // CHECK: return
 // CHECK: memref.global "private" @[[G]] : memref<1x2x8x16xf32, #gpu.address_space<workgroup>>

@@ -424,7 +424,10 @@ TEST_F(SearchSpaceTest, FusedAccumulatorCountsInSharedMemory) {
 // A convolution that is not vectorized keeps one loop per op loop in every
 // unrolled copy of its register-level op; the space rejects configs whose
 // copies exceed the kernel-size limit (the schedule the README's AlexNet
-// example picked had 3,370 loops).
+// example picked had 3,370 loops). It is not vectorized when the thread's
+// innermost tile keeps two loops of one input index (here three output
+// columns and five filter columns); with one, it reads window views and is
+// vectorized (readsWindowViews).
 TEST_F(SearchSpaceTest, UnrolledLoopsOverTheKernelLimitAreRejected) {
   TuningTask &task = taskOf(R"mlir(
 func.func @f(%x: tensor<1x64x31x31xf32>, %w: tensor<192x64x5x5xf32>) -> tensor<1x192x27x27xf32> {
@@ -438,9 +441,15 @@ func.func @f(%x: tensor<1x64x31x31xf32>, %w: tensor<192x64x5x5xf32>) -> tensor<1
   FailureOr<SearchSpace> space = getMultiLevelSpace(
       task, {0, 1}, /*registerAccumulator=*/true);
   ASSERT_TRUE(succeeded(space));
-  SmallVector<SmallVector<int64_t>> tiles = {
+  SmallVector<SmallVector<int64_t>> windows = {
       {1, 1, 1, 1, 1}, {6, 2, 16, 1, 1}, {9, 1, 3, 1, 1}, {3, 3, 3, 1, 1},
       {4, 16, 1},      {5, 1, 1},        {1, 5, 1}};
+  EXPECT_EQ(space->estimateUnrolledLoops(
+                ConfigAttr::get(&context, windows, 1024, {1, 1})),
+            0);
+  SmallVector<SmallVector<int64_t>> tiles = {
+      {1, 1, 1, 1, 1}, {6, 2, 16, 1, 1}, {9, 1, 3, 1, 1}, {3, 3, 1, 1, 3},
+      {4, 16, 1},      {1, 5, 1},        {1, 1, 5}};
   // 2 x 3 virtual threads x (16 x 5 middle reduction steps, unrolled) x 7.
   ConfigAttr unrolled = ConfigAttr::get(&context, tiles, 1024, {1, 1});
   EXPECT_EQ(space->estimateUnrolledLoops(unrolled), 6 * 80 * 7);

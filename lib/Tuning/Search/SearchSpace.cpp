@@ -7,6 +7,7 @@
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 #include "tessel/Dialect/Tessel/IR/TensorCore.h"
+#include "tessel/Dialect/Tessel/IR/WindowViews.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -170,7 +171,8 @@ int64_t SearchSpace::estimateUnrolledLoops(ConfigAttr config) const {
 
 int64_t SearchSpace::estimateUnrolledLoops(LoopTiles tiles,
                                            int64_t unroll) const {
-  if (vectorizable || sketch.getKind() != SketchKind::MultiLevelTiling)
+  if (vectorizable || sketch.getKind() != SketchKind::MultiLevelTiling ||
+      readsWindowViews(op, sketch, tiles))
     return 0;
   // Space levels: block, vthread (1), thread, outer register tile (3),
   // inner register tile; reduction levels: stage, middle (1), inner.

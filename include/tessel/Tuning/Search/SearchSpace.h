@@ -244,7 +244,8 @@ private:
   /// Element bytes of every init.
   SmallVector<int64_t> initElementBytes;
   /// Whether materialization vectorizes the op (every indexing map a
-  /// projected permutation).
+  /// projected permutation; for window indices it depends on the tiles,
+  /// see readsWindowViews).
   bool vectorizable = true;
   SmallVector<SmallVector<int64_t>> vectorCandidates;
   /// Most values of the `stages` knob (1: no knob).

@@ -8,6 +8,7 @@
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/PipelineStaging.h"
 #include "tessel/Dialect/Tessel/Transforms/WarpMma.h"
+#include "tessel/Dialect/Tessel/Transforms/WindowAccesses.h"
 #include "tessel/Tuning/Search/Task.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -120,6 +121,24 @@ transform::AsyncStagingCopiesOp::apply(transform::TransformRewriter &rewriter,
 void transform::AsyncStagingCopiesOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// RewriteWindowAccessesOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::RewriteWindowAccessesOp::apply(
+    transform::TransformRewriter &rewriter, transform::TransformResults &,
+    transform::TransformState &state) {
+  for (Operation *target : state.getPayloadOps(getTarget()))
+    rewriteWindowAccessesIn(rewriter, target);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::RewriteWindowAccessesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
   modifiesPayload(effects);
 }
 

@@ -225,6 +225,9 @@ private:
   void writeMappingPart();
   /// Emits a match of all functions and returns its handle.
   std::string matchFuncs();
+  /// Rewrites the register-level tiles of the ops that read windows
+  /// (ScheduledOp::readsWindows) to read strided views.
+  void rewriteWindowAccesses();
   /// Vectorizes every linalg op in `funcs`.
   void vectorize(StringRef funcs);
 
@@ -831,6 +834,21 @@ std::string ScriptWriter::matchFuncs() {
   return f;
 }
 
+void ScriptWriter::rewriteWindowAccesses() {
+  for (const ScheduledOp &op : ops) {
+    if (!op.readsWindows)
+      continue;
+    std::string tiles = fresh("windows");
+    line(llvm::formatv("{0} = transform.structured.match attributes "
+                       "{{{1} = {2} : i64} in {3} : "
+                       "(!transform.any_op) -> !transform.any_op",
+                       tiles, TesselDialect::kAnchorAttrName, op.anchor, root));
+    line(llvm::formatv("transform.tessel.rewrite_window_accesses {0} : "
+                       "!transform.any_op",
+                       tiles));
+  }
+}
+
 void ScriptWriter::vectorize(StringRef funcs) {
   line(llvm::formatv("%vectorized = transform.structured.vectorize_children_"
                      "and_apply_patterns {0} : (!transform.any_op) -> "
@@ -1037,6 +1055,7 @@ void ScriptWriter::writeTilingPart() {
 
 void ScriptWriter::writeMappingPart() {
   if (options.stopBeforeGpuMapping) {
+    rewriteWindowAccesses();
     vectorize(matchFuncs());
     return;
   }
@@ -1066,6 +1085,7 @@ void ScriptWriter::writeMappingPart() {
   line("// Map the foralls to blocks and threads.");
   writeGpuMapping();
   line("// Vectorize, keep accumulators in registers, unroll.");
+  rewriteWindowAccesses();
   vectorize(matchFuncs());
   writeRegisterLevelCleanup();
   if (llvm::any_of(ops, [](const ScheduledOp &op) {

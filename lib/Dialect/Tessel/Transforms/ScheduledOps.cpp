@@ -7,6 +7,7 @@
 #include "tessel/Dialect/Tessel/Transforms/ScheduledOps.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
+#include "tessel/Dialect/Tessel/IR/WindowViews.h"
 #include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
 #include "tessel/Dialect/Tessel/Transforms/FusionAnalysis.h"
 #include "tessel/Dialect/Tessel/Transforms/PadAsGather.h"
@@ -44,6 +45,11 @@ prepareOps(MLIRContext *ctx, ArrayRef<linalg::LinalgOp> annotated,
     entry.vectorizable =
         llvm::all_of(op.getIndexingMapsArray(),
                      [](AffineMap map) { return map.isProjectedPermutation(); });
+    // A window index (a convolution's input) is vectorized once the
+    // register-level op reads it through a strided view.
+    entry.readsWindows = readsWindowViews(op, entry.sketch,
+                                          getTileVectors(entry.config));
+    entry.vectorizable |= entry.readsWindows;
 
     // Fused consumers and the producer of the init, which then lives in
     // shared memory.

@@ -100,6 +100,25 @@ def AsyncStagingCopiesOp : Op<Transform_Dialect,
   let assemblyFormat = "$target attr-dict `:` type($target)";
 }
 
+def RewriteWindowAccessesOp : Op<Transform_Dialect,
+    "tessel.rewrite_window_accesses",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Reads the window indices of linalg ops through strided views";
+  let description = [{
+    Rewrites every target op and linalg op under them (on buffers, static
+    loop ranges) whose indexing maps are not all projected permutations, such as
+    a convolution's `oh * s + kh`, into a `linalg.generic` that reads
+    strided `memref.subview`s through projected permutations, when each
+    index has at most one loop of more than one iteration
+    (docs/Materialization.md, "Window accesses"). Ops it cannot rewrite are
+    left as they are. Vectorization can then handle them, and their
+    accumulators can stay in registers. Consumes the target handle.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
 def ConvertToMmaSyncOp : Op<Transform_Dialect,
     "tessel.convert_to_mma_sync",
     [DeclareOpInterfaceMethods<TransformOpInterface>,

@@ -47,9 +47,13 @@ struct ScheduledOp {
   /// Each is an injective linalg op with an identity init map (a
   /// `tensor.pad` is rewritten into one, see rewritePadAsGather).
   SmallVector<int64_t> inlinedAnchors;
-  /// Whether the op can be vectorized (projected-permutation maps), which
-  /// register accumulation relies on.
+  /// Whether the op can be vectorized (projected-permutation maps, or
+  /// window indices that its register-level tile reads through strided
+  /// views, see WindowAccesses.h), which register accumulation relies on.
   bool vectorizable = false;
+  /// Whether its register-level tile is vectorizable only once it reads
+  /// window views.
+  bool readsWindows = false;
 };
 
 /// Replaces the schedule attributes of every annotated op in `module` by

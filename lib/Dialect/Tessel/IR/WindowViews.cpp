@@ -1,0 +1,154 @@
+//===- WindowViews.cpp - Window indices as strided views ------------------===//
+//
+// Part of the Tessel project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tessel/Dialect/Tessel/IR/WindowViews.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tessel;
+
+namespace {
+/// An index `sum(coefficient * loop) + constant`.
+struct LinearIndex {
+  SmallVector<std::pair<unsigned, int64_t>> terms;
+  int64_t constant = 0;
+};
+} // namespace
+
+/// Adds `scale * expr` to `index`; false when `expr` is not linear.
+static bool addLinear(AffineExpr expr, int64_t scale, LinearIndex &index) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+    index.terms.push_back({dim.getPosition(), scale});
+    return true;
+  }
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+    index.constant += scale * constant.getValue();
+    return true;
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return false;
+  if (bin.getKind() == AffineExprKind::Add)
+    return addLinear(bin.getLHS(), scale, index) &&
+           addLinear(bin.getRHS(), scale, index);
+  if (bin.getKind() != AffineExprKind::Mul)
+    return false;
+  if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+    return addLinear(bin.getLHS(), scale * c.getValue(), index);
+  if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
+    return addLinear(bin.getRHS(), scale * c.getValue(), index);
+  return false;
+}
+
+/// The view of an operand read through `map`, or failure.
+static FailureOr<WindowView> getWindowView(AffineMap map,
+                                           ArrayRef<int64_t> extents) {
+  WindowView view;
+  if (map.isProjectedPermutation()) {
+    view.map = map;
+    view.unchanged = true;
+    return view;
+  }
+  MLIRContext *ctx = map.getContext();
+  unsigned numLoops = map.getNumDims();
+  llvm::SmallBitVector used(numLoops);
+  // Results indexed by unit loops only get a loop once every result with a
+  // loop of its own has taken it.
+  SmallVector<std::optional<unsigned>> loopOfResult(map.getNumResults());
+  SmallVector<SmallVector<unsigned>> unitCandidates(map.getNumResults());
+  for (auto [r, expr] : llvm::enumerate(map.getResults())) {
+    LinearIndex index;
+    if (!addLinear(expr, 1, index) || index.constant < 0)
+      return failure();
+    // Terms of one loop: merge them.
+    llvm::SmallDenseMap<unsigned, int64_t> coefficients;
+    for (auto [loop, coefficient] : index.terms)
+      coefficients[loop] += coefficient;
+    std::optional<unsigned> wide;
+    int64_t stride = 1;
+    for (auto [loop, coefficient] : coefficients) {
+      if (coefficient == 0)
+        continue;
+      if (coefficient < 0)
+        return failure();
+      if (extents[loop] == 1) {
+        unitCandidates[r].push_back(loop);
+        continue;
+      }
+      if (wide)
+        return failure();
+      wide = loop;
+      stride = coefficient;
+    }
+    llvm::sort(unitCandidates[r]);
+    view.offsets.push_back(index.constant);
+    view.strides.push_back(stride);
+    view.sizes.push_back(wide ? extents[*wide] : 1);
+    if (wide) {
+      if (used.test(*wide))
+        return failure();
+      used.set(*wide);
+      loopOfResult[r] = wide;
+    }
+  }
+  for (unsigned r = 0; r < map.getNumResults(); ++r) {
+    if (loopOfResult[r])
+      continue;
+    // A unit loop of the index, else any unit loop the map does not use.
+    auto isFree = [&](unsigned loop) { return !used.test(loop); };
+    auto own = llvm::find_if(unitCandidates[r], isFree);
+    std::optional<unsigned> loop;
+    if (own != unitCandidates[r].end())
+      loop = *own;
+    for (unsigned l = 0; !loop && l < numLoops; ++l)
+      if (extents[l] == 1 && isFree(l) &&
+          llvm::none_of(map.getResults(), [&](AffineExpr e) {
+            return e.isFunctionOfDim(l);
+          }))
+        loop = l;
+    if (!loop)
+      return failure();
+    used.set(*loop);
+    loopOfResult[r] = loop;
+  }
+  SmallVector<AffineExpr> results;
+  for (std::optional<unsigned> loop : loopOfResult)
+    results.push_back(getAffineDimExpr(*loop, ctx));
+  view.map = AffineMap::get(numLoops, 0, results, ctx);
+  return view;
+}
+
+FailureOr<SmallVector<WindowView>>
+tessel::getWindowViews(ArrayRef<AffineMap> maps, ArrayRef<int64_t> extents) {
+  if (llvm::any_of(extents, [](int64_t e) { return e <= 0; }))
+    return failure();
+  SmallVector<WindowView> views;
+  for (AffineMap map : maps) {
+    FailureOr<WindowView> view = getWindowView(map, extents);
+    if (failed(view))
+      return failure();
+    views.push_back(std::move(*view));
+  }
+  return views;
+}
+
+bool tessel::readsWindowViews(linalg::LinalgOp op, SketchAttr sketch,
+                              LoopTiles tiles) {
+  if (sketch.getKind() != SketchKind::MultiLevelTiling ||
+      !sketch.getRegisterAccumulator())
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (llvm::all_of(maps,
+                   [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return false;
+  SmallVector<int64_t> innermost;
+  for (ArrayRef<int64_t> levels : tiles)
+    innermost.push_back(levels.back());
+  return succeeded(getWindowViews(maps, innermost));
+}
+
