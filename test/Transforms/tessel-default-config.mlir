@@ -77,21 +77,72 @@ func.func @elementwise(%x: tensor<128x768xf32>, %init: tensor<128x768xf32>) -> t
 
 // -----
 
-// Reductions get multi_level_tiling by default (cross_thread_reduction is a
-// sketch for the tuner to try), with no shared operand: there is no reuse.
+// Row reductions (one reduction loop, the innermost dim of the largest
+// input, which is read once) split each row over a block's threads:
+// cross_thread_reduction, one block a row, the largest divisor of the row
+// up to 256 threads, the fill in the kernel (but for a keepdim result,
+// indexed by a constant: a kernel of its own). A row sum of 128 x 768 gets
+// 128 blocks of 256 threads; BERT's keepdim softmax maximum (12 x 128 rows
+// of 128) 1536 blocks of 128; a 512 x 384 matvec 512 blocks of 192 (it was
+// 8 blocks of 16 threads, each reducing whole rows). A column reduction
+// (the reduced loop is not the input's innermost dim) and a row too short
+// for a warp keep multi_level_tiling, a thread an output, with no shared
+// operand: there is no reuse.
 // CHECK-LABEL: func @reduction
 // CHECK: linalg.generic
-// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[8, 1, 16, 1, 1], [768, 1, 1]], unroll = 16>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">}
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[128], [3, 256]], unroll = 16>, tessel.sketch = #tessel.sketch<cross_thread_reduction, "SRR">}
+// CHECK: linalg.fill {tessel.config = #tessel.config<tiles = {{\[}}[1, 1], [6, 2], [1, 128], [1, 1]], unroll = 0>, tessel.sketch = #tessel.sketch<two_level_injective, "SS">}
+// CHECK: linalg.generic
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[1], [12], [128], [1, 128]], unroll = 16>, tessel.sketch = #tessel.sketch<cross_thread_reduction, "SRR">}
+// CHECK: linalg.matvec
+// CHECK-SAME: tessel.config = #tessel.config<tiles = {{\[}}[512], [2, 192]], unroll = 16>, tessel.sketch = #tessel.sketch<cross_thread_reduction, "SRR">
+// CHECK: linalg.generic
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[48, 1, 16, 1, 1], [128, 1, 1]], unroll = 16>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">}
+// CHECK: linalg.generic
+// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">
+// The other fills are computed by their reductions' kernels.
+// CHECK-NOT: tessel.sketch
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #red = affine_map<(d0, d1) -> (d0)>
-func.func @reduction(%x: tensor<128x768xf32>, %init: tensor<128xf32>) -> tensor<128xf32> {
+#col = affine_map<(d0, d1) -> (d1, d0)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#keep = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @reduction(%x: tensor<128x768xf32>, %init: tensor<128xf32>,
+                     %s: tensor<1x12x128x128xf32>, %a: tensor<512x384xf32>, %v: tensor<384xf32>,
+                     %c: tensor<128x768xf32>, %init2: tensor<768xf32>, %short: tensor<128x24xf32>)
+    -> (tensor<128xf32>, tensor<1x12x128x1xf32>, tensor<512xf32>, tensor<768xf32>, tensor<128xf32>) {
   %0 = linalg.generic {indexing_maps = [#map, #red], iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<128x768xf32>) outs(%init : tensor<128xf32>) {
   ^bb0(%in: f32, %acc: f32):
-    %s = arith.addf %in, %acc : f32
-    linalg.yield %s : f32
+    %s0 = arith.addf %in, %acc : f32
+    linalg.yield %s0 : f32
   } -> tensor<128xf32>
-  return %0 : tensor<128xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x128x1xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x12x128x1xf32>) -> tensor<1x12x128x1xf32>
+  %1 = linalg.generic {indexing_maps = [#id4, #keep], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%s : tensor<1x12x128x128xf32>) outs(%f : tensor<1x12x128x1xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<1x12x128x1xf32>
+  %ev = tensor.empty() : tensor<512xf32>
+  %fv = linalg.fill ins(%zero : f32) outs(%ev : tensor<512xf32>) -> tensor<512xf32>
+  %2 = linalg.matvec ins(%a, %v : tensor<512x384xf32>, tensor<384xf32>) outs(%fv : tensor<512xf32>) -> tensor<512xf32>
+  %3 = linalg.generic {indexing_maps = [#col, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%c : tensor<128x768xf32>) outs(%init2 : tensor<768xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s3 = arith.addf %in, %acc : f32
+    linalg.yield %s3 : f32
+  } -> tensor<768xf32>
+  %4 = linalg.generic {indexing_maps = [#map, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%short : tensor<128x24xf32>) outs(%init : tensor<128xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s4 = arith.addf %in, %acc : f32
+    linalg.yield %s4 : f32
+  } -> tensor<128xf32>
+  return %0, %1, %2, %3, %4 : tensor<128xf32>, tensor<1x12x128x1xf32>, tensor<512xf32>, tensor<768xf32>, tensor<128xf32>
 }
 
 // -----

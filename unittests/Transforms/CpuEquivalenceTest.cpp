@@ -1327,10 +1327,10 @@ func.func @f(%x: tensor<16x48xf32>) -> tensor<1xf32> {
   return %r : tensor<1xf32>
 })mlir",
      1, "tensor<768xf32>"},
-    // A mean of all elements: the fill, the sum (1200 elements: its block's
-    // threads split it, cross_thread_reduction, whose init is a kernel of
-    // its own), then a division on the 0-d result (a kernel of its own
-    // after --tessel-expand-scalar-ops).
+    // A mean of all elements: the sum (1200 elements: its block's threads
+    // split it, cross_thread_reduction, the fill in its kernel), then a
+    // division on the 0-d result (a kernel of its own after
+    // --tessel-expand-scalar-ops).
     {"mean_to_scalar", R"mlir(
 func.func @f(%x: tensor<4x300xf32>) -> tensor<1xf32> {
   %zero = arith.constant 0.0 : f32
@@ -1352,7 +1352,7 @@ func.func @f(%x: tensor<4x300xf32>) -> tensor<1xf32> {
   %r = tensor.expand_shape %mean [] output_shape [1] : tensor<f32> into tensor<1xf32>
   return %r : tensor<1xf32>
 })mlir",
-     3},
+     2},
 };
 
 class FusedChainTest : public ::testing::TestWithParam<FusedChain>,

@@ -25,12 +25,17 @@ static constexpr int64_t kRegisterTileCap = 4;
 static constexpr int64_t kStageCap = 8;
 /// Most threads of the one block of a reduction to one element.
 static constexpr int64_t kMaxOneBlockThreads = 1024;
-/// Fewest reduced elements for which that block splits the reduction: its
-/// init then needs a kernel of its own (a fill is fused into
-/// multi_level_tiling kernels only), a launch that a short serial loop
-/// costs less than (sim:h100: one thread sums 256 elements in 4.2 us, a
-/// launch is 3 us; 1024 in 7.8 us, against 3.2 us split).
+/// Fewest reduced elements for which that block splits the reduction.
+/// Chosen when the split reduction's fill was a kernel of its own (since
+/// session 31 it is computed in the reduction's kernel), a launch that a
+/// short serial loop cost less than (sim:h100: one thread sums 256
+/// elements in 4.2 us, a launch is 3 us; 1024 in 7.8 us, against 3.2 us
+/// split); not re-derived since.
 static constexpr int64_t kOneBlockMinReduction = 1024;
+/// Most threads splitting each row of a row reduction (one block a row).
+static constexpr int64_t kRowReductionMaxThreads = 256;
+/// Fewest threads worth splitting a row over: a warp.
+static constexpr int64_t kRowReductionMinThreads = 32;
 /// Shared memory a default schedule may use (the CUDA static default).
 static constexpr int64_t kSharedBudgetBytes = 48 * 1024;
 /// Staging steps in flight in a default schedule whose staged operands are
@@ -329,6 +334,73 @@ getOneElementReductionSchedule(linalg::LinalgOp op, const LoopNest &nest) {
   return Schedule{sketch, config};
 }
 
+/// The reduction loop of a row reduction, or none: the op has one
+/// reduction loop, and its largest input is read once (its map names every
+/// loop of more than one iteration) with the reduction loop as its
+/// innermost dim. Such an op (a row sum, softmax's maximum, a LayerNorm
+/// statistic, a matrix-vector product) moves its input once; rows read by
+/// adjacent threads are coalesced only when the threads split the row.
+static std::optional<unsigned> getRowReductionLoop(linalg::LinalgOp op,
+                                                   const LoopNest &nest) {
+  if (op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  unsigned reduction = llvm::find(nest.isReduction, true) -
+                       nest.isReduction.begin();
+  OpOperand *largest = nullptr;
+  int64_t largestElements = 0;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    auto type = dyn_cast<ShapedType>(input->get().getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    if (type.getNumElements() > largestElements) {
+      largest = input;
+      largestElements = type.getNumElements();
+    }
+  }
+  if (!largest)
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(largest);
+  if (!map.isProjectedPermutation() || map.getNumResults() == 0 ||
+      map.getResults().back() != getAffineDimExpr(reduction, op.getContext()))
+    return std::nullopt;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    if (nest.extents[loop] > 1 && !map.isFunctionOfDim(loop))
+      return std::nullopt;
+  return reduction;
+}
+
+/// A row reduction (getRowReductionLoop) whose row splits over at least a
+/// warp of threads: `cross_thread_reduction`, one block a row (an output
+/// element), the threads (the largest divisor of the row up to 256) each
+/// reducing every T-th element, adjacent threads adjacent elements.
+static FailureOr<Schedule> getRowReductionSchedule(linalg::LinalgOp op,
+                                                   const LoopNest &nest) {
+  std::optional<unsigned> reduction = getRowReductionLoop(op, nest);
+  if (!reduction)
+    return failure();
+  int64_t extent = nest.extents[*reduction];
+  int64_t threads = largestDivisorAtMost(extent, kRowReductionMaxThreads);
+  if (threads < kRowReductionMinThreads)
+    return failure();
+  MLIRContext *ctx = op->getContext();
+  int64_t fusedConsumers = getEpilogueChain(op).size();
+  if (!getCrossThreadReductionBlocker(op, fusedConsumers).empty())
+    return failure();
+  SmallVector<SmallVector<int64_t>> tiles;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    tiles.push_back(loop == *reduction
+                        ? SmallVector<int64_t>{extent / threads, threads}
+                        : SmallVector<int64_t>{nest.extents[loop]});
+  auto sketch = SketchAttr::get(
+      ctx, SketchKind::CrossThreadReduction,
+      SketchAttr::getDefaultStructure(SketchKind::CrossThreadReduction), {},
+      /*registerAccumulator=*/false, fusedConsumers);
+  auto config = ConfigAttr::get(ctx, tiles, 16, {});
+  if (!fits(op, sketch, config))
+    return failure();
+  return Schedule{sketch, config};
+}
+
 FailureOr<Schedule> tessel::getDefaultSchedule(linalg::LinalgOp op) {
   FailureOr<LoopNest> nest = LoopNest::get(op);
   if (failed(nest) || !llvm::is_contained(nest->isReduction, false))
@@ -342,6 +414,10 @@ FailureOr<Schedule> tessel::getDefaultSchedule(linalg::LinalgOp op) {
   if (oneElement)
     if (FailureOr<Schedule> schedule =
             getOneElementReductionSchedule(op, *nest);
+        succeeded(schedule))
+      return schedule;
+  if (!oneElement)
+    if (FailureOr<Schedule> schedule = getRowReductionSchedule(op, *nest);
         succeeded(schedule))
       return schedule;
   return getMultiLevelSchedule(op, *nest, /*fuse=*/true);

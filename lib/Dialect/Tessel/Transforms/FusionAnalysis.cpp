@@ -37,7 +37,8 @@ Operation *tessel::getKernelInitProducer(linalg::LinalgOp op,
     return producer;
   if (!isa<linalg::FillOp>(producer) ||
       (sketch.getKind() != SketchKind::MultiLevelTiling &&
-       sketch.getKind() != SketchKind::TensorCore) ||
+       sketch.getKind() != SketchKind::TensorCore &&
+       sketch.getKind() != SketchKind::CrossThreadReduction) ||
       op.getNumReductionLoops() == 0 ||
       !op.getMatchingIndexingMap(init).isProjectedPermutation())
     return nullptr;

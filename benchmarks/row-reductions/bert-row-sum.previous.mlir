@@ -1,0 +1,19 @@
+// bert-row-sum.mlir with the default schedule of fc136a9 (before row reductions split
+// their rows over a block's threads), for the A/B of
+// scripts/gpu-row-reduction-modules.sh.
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+module {
+  func.func @forward(%arg0: tensor<1x128x768xf32>) -> tensor<1x128x1xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<1x128x1xf32>
+    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x128x1xf32>) -> tensor<1x128x1xf32>
+    %2 = linalg.generic {indexing_maps = [#map, #map1], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg0 : tensor<1x128x768xf32>) outs(%1 : tensor<1x128x1xf32>) attrs =  {tessel.config = #tessel.config<tiles = [[1, 1, 1, 1, 1], [8, 1, 16, 1, 1], [1, 1, 1, 1, 1], [768, 1, 1]], unroll = 16>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">} {
+    ^bb0(%in: f32, %out: f32):
+      %3 = arith.addf %in, %out : f32
+      linalg.yield %3 : f32
+    } -> tensor<1x128x1xf32>
+    return %2 : tensor<1x128x1xf32>
+  }
+}
+
