@@ -2,7 +2,9 @@
 // 52): a matrix-vector product, a keepdim row reduction and a 1x1
 // convolution each launch at least 64 blocks of at least 128 threads, in
 // one kernel (their fills computed in it). The matvec had 8 blocks of 16
-// threads before rows split over a block's threads (docs/DefaultSchedules.md).
+// threads before rows split over a block's threads, the 1x1 convolution 64
+// blocks of 196 threads, each block the whole 56 x 56 image of one output
+// channel, unstaged (docs/DefaultSchedules.md).
 //
 // RUN: tessel-opt %s --tessel-to-cuda="chip=sm_90 format=isa" | FileCheck %s
 //
@@ -21,8 +23,8 @@
 // CHECK: gpu.launch_func @row_sum_keepdim_kernel::@row_sum_keepdim_kernel blocks in (%[[B]], %[[ONE]], %[[ONE]]) threads in (%[[T]], %[[ONE]], %[[ONE]])
 // CHECK-NOT: gpu.launch_func
 // CHECK-LABEL: llvm.func @conv1x1(
-// CHECK-DAG: %[[B:.*]] = llvm.mlir.constant(64 : index) : i64
-// CHECK-DAG: %[[T:.*]] = llvm.mlir.constant(196 : index) : i64
+// CHECK-DAG: %[[B:.*]] = llvm.mlir.constant(392 : index) : i64
+// CHECK-DAG: %[[T:.*]] = llvm.mlir.constant(128 : index) : i64
 // CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : index) : i64
 // CHECK-NOT: gpu.launch_func
 // CHECK: gpu.launch_func @conv1x1_kernel::@conv1x1_kernel blocks in (%[[B]], %[[ONE]], %[[ONE]]) threads in (%[[T]], %[[ONE]], %[[ONE]])

@@ -10,6 +10,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -149,6 +150,110 @@ static bool shouldPipeline(linalg::LinalgOp op, SketchAttr sketch,
   return false;
 }
 
+/// The tiles of a convolution's default schedule (an input read through a
+/// window index, such as `oh + kh`), after the fastest schedule the H100
+/// measured for ResNet-50's 3x3 64-channel layer (22.4 us, 1.97x cuDNN,
+/// docs/results/gpu-h100-2026-11-27-b), grown to 128 threads: a block
+/// computes 8 output channels x 8 rows x 8 columns, each of its 4 x 4 x 8
+/// threads a 2 x 2 tile of channels and rows (fewer where the extents do
+/// not divide: 28 columns take 7 threads); the first non-window
+/// reduction loop (input channels) is staged 8 at a time (2 x 4 inside),
+/// the window loops (kh, kw) run whole in the thread's innermost tile,
+/// where the input window is read through a strided view and the
+/// accumulators stay in registers (docs/Materialization.md). Empty when the
+/// op has no such structure or its extents do not divide.
+static SmallVector<SmallVector<int64_t>>
+getWindowTiles(linalg::LinalgOp op, const LoopNest &nest) {
+  // The input read through window indices, and the loops of those indices.
+  std::optional<AffineMap> window;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (isa<ShapedType>(input->get().getType()) &&
+        !map.isProjectedPermutation()) {
+      if (window)
+        return {};
+      window = map;
+    }
+  }
+  if (!window)
+    return {};
+  llvm::SmallBitVector windowLoop(nest.size()), windowReduction(nest.size());
+  for (AffineExpr expr : window->getResults()) {
+    if (isa<AffineDimExpr>(expr))
+      continue;
+    SmallVector<unsigned> loops;
+    for (unsigned loop = 0; loop < nest.size(); ++loop)
+      if (expr.isFunctionOfDim(loop))
+        loops.push_back(loop);
+    bool hasReduction = llvm::any_of(
+        loops, [&](unsigned loop) { return nest.isReduction[loop]; });
+    for (unsigned loop : loops) {
+      if (!hasReduction)
+        continue;
+      (nest.isReduction[loop] ? windowReduction : windowLoop).set(loop);
+    }
+  }
+  // Output channels: the innermost parallel loop the window input does not
+  // read. Rows and columns: the two innermost window loops.
+  std::optional<unsigned> channels;
+  SmallVector<unsigned> spatial;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    if (nest.isReduction[loop])
+      continue;
+    if (windowLoop.test(loop))
+      spatial.push_back(loop);
+    else if (!window->isFunctionOfDim(loop) && nest.extents[loop] > 1)
+      channels = loop;
+  }
+  if (!channels || spatial.size() < 2)
+    return {};
+  unsigned rows = spatial[spatial.size() - 2], columns = spatial.back();
+  // {blocks, vthreads, threads, register, inner register}.
+  auto spaceTile = [&](unsigned loop, int64_t threads,
+                       int64_t registers) -> SmallVector<int64_t> {
+    int64_t block = threads * registers;
+    if (nest.extents[loop] % block != 0)
+      return {};
+    return {nest.extents[loop] / block, 1, threads, registers, 1};
+  };
+  SmallVector<SmallVector<int64_t>> tiles(nest.size());
+  bool firstReduction = true;
+  for (unsigned loop = 0; loop < nest.size(); ++loop) {
+    int64_t extent = nest.extents[loop];
+    if (nest.isReduction[loop]) {
+      if (windowReduction.test(loop)) {
+        tiles[loop] = {1, 1, extent};
+        continue;
+      }
+      int64_t stage = firstReduction ? largestDivisorAtMost(extent, kStageCap)
+                                     : extent;
+      firstReduction = false;
+      int64_t middle = stage % 2 == 0 && stage > 2 ? 2 : 1;
+      tiles[loop] = {extent / stage, middle, stage / middle};
+      continue;
+    }
+    // Up to 4 threads of channels and rows, each with a register tile of 2
+    // where the rest divides; up to 8 threads of columns (at least 4).
+    auto pairTile = [&](unsigned loop) {
+      int64_t threads = largestDivisorAtMost(nest.extents[loop], 4);
+      return spaceTile(loop, threads,
+                       (nest.extents[loop] / threads) % 2 == 0 ? 2 : 1);
+    };
+    if (loop == *channels || loop == rows) {
+      tiles[loop] = pairTile(loop);
+    } else if (loop == columns) {
+      int64_t threads = largestDivisorAtMost(extent, 8);
+      if (threads < 4)
+        return {};
+      tiles[loop] = spaceTile(loop, threads, 1);
+    } else
+      tiles[loop] = {extent, 1, 1, 1, 1};
+    if (tiles[loop].empty())
+      return {};
+  }
+  return tiles;
+}
+
 static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
                                                  const LoopNest &nest,
                                                  bool fuse) {
@@ -213,8 +318,19 @@ static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
   if (!shared.empty()) {
     auto probe = ConfigAttr::get(ctx, tiles, 16, {});
     if (sharedBytes(op, sketch, probe, nest) > kSharedBudgetBytes) {
-      shared.clear();
-      sketch = sketchFor(shared);
+      // A convolution whose staged tiles do not fit (its block covers the
+      // whole image): smaller blocks that stage (getWindowTiles). The
+      // unstaged kernels measured 0.04-0.15x cuDNN on the H100, the one
+      // whose tiles fit 1.83x (docs/results/gpu-h100-2026-11-27-b).
+      SmallVector<SmallVector<int64_t>> windowTiles = getWindowTiles(op, nest);
+      if (!windowTiles.empty() &&
+          sharedBytes(op, sketch, ConfigAttr::get(ctx, windowTiles, 16, {}),
+                      nest) <= kSharedBudgetBytes) {
+        tiles = windowTiles;
+      } else {
+        shared.clear();
+        sketch = sketchFor(shared);
+      }
     }
   }
   // Per shared operand, the cooperative load that keeps the most lanes

@@ -1,6 +1,6 @@
 // softmax-max.mlir with the default schedule of fc136a9 (before row reductions split
 // their rows over a block's threads), for the A/B of
-// scripts/gpu-row-reduction-modules.sh.
+// scripts/gpu-default-ab-modules.sh.
 #map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #map1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
 module {

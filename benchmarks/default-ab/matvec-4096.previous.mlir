@@ -1,6 +1,6 @@
 // matvec-4096.mlir with the default schedule of fc136a9 (before row reductions split
 // their rows over a block's threads), for the A/B of
-// scripts/gpu-row-reduction-modules.sh.
+// scripts/gpu-default-ab-modules.sh.
 module {
   func.func @forward(%arg0: tensor<4096x4096xf32>, %arg1: tensor<4096xf32>) -> tensor<4096xf32> {
     %cst = arith.constant 0.000000e+00 : f32

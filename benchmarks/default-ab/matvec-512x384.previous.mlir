@@ -1,6 +1,6 @@
 // matvec-512x384.mlir with the default schedule of fc136a9 (before row reductions split
 // their rows over a block's threads), for the A/B of
-// scripts/gpu-row-reduction-modules.sh.
+// scripts/gpu-default-ab-modules.sh.
 module {
   func.func @forward(%arg0: tensor<512x384xf32>, %arg1: tensor<384xf32>) -> tensor<512xf32> {
     %cst = arith.constant 0.000000e+00 : f32

@@ -1,0 +1,13 @@
+// resnet-conv1x1-256-64.mlir with the default schedule of fc136a9 (a block for the whole
+// image of one output channel, unstaged), for the A/B of
+// scripts/gpu-default-ab-modules.sh.
+module {
+  func.func @forward(%arg0: tensor<1x256x56x56xf32>, %arg1: tensor<64x256x1x1xf32>) -> tensor<1x64x56x56xf32> {
+    %cst = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<1x64x56x56xf32>
+    %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+    %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tessel.config = #tessel.config<tiles = [[1, 1, 1, 1, 1], [64, 1, 1, 1, 1], [1, 1, 14, 4, 1], [1, 1, 14, 4, 1], [32, 8, 1], [1, 1, 1], [1, 1, 1]], unroll = 16>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", register_accumulator>} ins(%arg0, %arg1 : tensor<1x256x56x56xf32>, tensor<64x256x1x1xf32>) outs(%1 : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
+    return %2 : tensor<1x64x56x56xf32>
+  }
+}
+
