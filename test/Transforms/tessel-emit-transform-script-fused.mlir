@@ -1,9 +1,10 @@
 // matmul + bias + relu: the init fill, the matmul and the consumer all get
-// an anchor, and the stock replay equals --tessel-materialize.
+// an anchor, and the stock replay (with Tessel's plugin for
+// transform.tessel.init_from_empty) equals --tessel-materialize.
 // RUN: tessel-opt %s --tessel-emit-transform-script | FileCheck %s
 // RUN: tessel-opt %s --tessel-materialize > %t.ours
 // RUN: tessel-opt %s --tessel-emit-transform-script > %t.script
-// RUN: mlir-opt %t.script --transform-interpreter --test-transform-dialect-erase-schedule | sed '/module attributes {transform.with_named_sequence} {/{N;d;}' > %t.upstream
+// RUN: mlir-opt --load-dialect-plugin=%tessel_plugin %t.script --transform-interpreter --test-transform-dialect-erase-schedule | sed '/module attributes {transform.with_named_sequence} {/{N;d;}' > %t.upstream
 // RUN: diff %t.ours %t.upstream
 // RUN: FileCheck %s --check-prefix=OURS < %t.ours
 
@@ -20,8 +21,11 @@
 // CHECK: %{{.*}}, %[[FORALL:.*]] = transform.structured.tile_using_forall %[[CONSUMER]]
 // CHECK: %[[FILL:.*]] = transform.structured.match attributes {tessel.anchor = 0 : i64}
 // CHECK: transform.structured.fuse_into_containing_op %[[MM]] into %[[FORALL]]
-// CHECK: transform.structured.fuse_into_containing_op %[[FILL]] into
-// CHECK: transform.structured.bufferize_to_allocation {{.*}} memory_space = #gpu.address_space<workgroup>
+// CHECK: %[[FUSEDFILL:.*]], %{{.*}} = transform.structured.fuse_into_containing_op %[[FILL]] into
+// The fill's destination made empty: the shared accumulator is not first
+// copied from the output.
+// CHECK: transform.tessel.init_from_empty %[[FUSEDFILL]]
+// CHECK: transform.structured.bufferize_to_allocation %[[FUSEDFILL]] {{.*}} memory_space = #gpu.address_space<workgroup>
 // CHECK: transform.tune.knob<"op2.d2.stage_tile"> = 4 : i64 from options = [1, 2, 4, 8, 16, 32, 64, 128, 256]
 // CHECK: transform.tune.knob<"op2.d1.vthread_tile"> = 16 : i64
 // CHECK: transform.tune.knob<"op2.d0.thread_tile"> = 4 : i64

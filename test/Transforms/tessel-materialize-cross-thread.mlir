@@ -1,7 +1,8 @@
 // RUN: tessel-opt %s -split-input-file --tessel-emit-transform-script | FileCheck %s --check-prefix=SCRIPT
 // RUN: tessel-opt %s -split-input-file --tessel-materialize | FileCheck %s
-// The script uses upstream ops only.
-// RUN: tessel-opt %s -split-input-file --tessel-emit-transform-script | mlir-opt -split-input-file > /dev/null
+// The script uses upstream ops and, for the fused init of a kernel with
+// consumers, transform.tessel.init_from_empty (Tessel's plugin).
+// RUN: tessel-opt %s -split-input-file --tessel-emit-transform-script | mlir-opt --load-dialect-plugin=%tessel_plugin -split-input-file > /dev/null
 
 // Softmax's row max in BERT-base, its unit reduction dim kept: one block per
 // row (12 * 128 = 1536), 32 threads per block, 4 serial steps per thread.

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -119,6 +120,39 @@ transform::AsyncStagingCopiesOp::apply(transform::TransformRewriter &rewriter,
 }
 
 void transform::AsyncStagingCopiesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// InitFromEmptyOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure
+transform::InitFromEmptyOp::apply(transform::TransformRewriter &rewriter,
+                                  transform::TransformResults &,
+                                  transform::TransformState &state) {
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto op = dyn_cast<linalg::LinalgOp>(target);
+    if (!op || !op.hasPureTensorSemantics())
+      continue;
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      if (op.payloadUsesValueFromOperand(&init) ||
+          init.get().getDefiningOp<tensor::EmptyOp>())
+        continue;
+      rewriter.setInsertionPoint(op);
+      Value empty = tensor::EmptyOp::create(
+          rewriter, op.getLoc(),
+          tensor::getMixedSizes(rewriter, op.getLoc(), init.get()),
+          getElementTypeOrSelf(init.get().getType()));
+      rewriter.modifyOpInPlace(op, [&] { init.set(empty); });
+    }
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::InitFromEmptyOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);
   modifiesPayload(effects);

@@ -434,7 +434,12 @@ void ScriptWriter::writeBlockTiling(const ScheduledOp &op, unsigned index) {
     forall = next;
     if (&producer == &producers.back()) {
       // The fused init is the block's accumulator: it lives in shared
-      // memory, so the consumers read it on chip.
+      // memory, so the consumers read it on chip. Its own destination (a
+      // slice of the kernel's output) is never read: without an empty one,
+      // the allocation would start as a copy of it.
+      line(llvm::formatv("transform.tessel.init_from_empty {0} : "
+                         "!transform.any_op",
+                         fused));
       std::string buffer = fresh("buffer"), newOp = fresh("alloc");
       line(llvm::formatv(
           "{0}, {1} = transform.structured.bufferize_to_allocation {2} "

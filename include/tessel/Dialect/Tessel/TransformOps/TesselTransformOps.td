@@ -100,6 +100,23 @@ def AsyncStagingCopiesOp : Op<Transform_Dialect,
   let assemblyFormat = "$target attr-dict `:` type($target)";
 }
 
+def InitFromEmptyOp : Op<Transform_Dialect, "tessel.init_from_empty",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Gives linalg ops that never read their inits empty inits";
+  let description = [{
+    Replaces every init of each target linalg op (on tensors) that its body
+    does not read (a `linalg.fill`'s) by a `tensor.empty` of the same shape.
+    The value is the same; what changes is bufferization:
+    `bufferize_to_allocation` copies a non-empty destination into the new
+    buffer. A fused fill's destination is a slice of its kernel's output,
+    so its shared accumulator was first loaded from global memory, the
+    whole tile in every thread, then overwritten by the fill.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
 def RewriteWindowAccessesOp : Op<Transform_Dialect,
     "tessel.rewrite_window_accesses",
     [DeclareOpInterfaceMethods<TransformOpInterface>,
