@@ -126,6 +126,7 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
   for (OpOperand &init : op.getDpsInitsMutable())
     space.initElementBytes.push_back(getElementBytes(init.get()));
   space.vectorizable = isVectorizedByMaterialization(op);
+  space.indexingMaps = op.getIndexingMapsArray();
   return space;
 }
 
@@ -172,7 +173,7 @@ int64_t SearchSpace::estimateUnrolledLoops(ConfigAttr config) const {
 int64_t SearchSpace::estimateUnrolledLoops(LoopTiles tiles,
                                            int64_t unroll) const {
   if (vectorizable || sketch.getKind() != SketchKind::MultiLevelTiling ||
-      readsWindowViews(op, sketch, tiles))
+      readsWindowViews(indexingMaps, sketch, tiles))
     return 0;
   // Space levels: block, vthread (1), thread, outer register tile (3),
   // inner register tile; reduction levels: stage, middle (1), inner.

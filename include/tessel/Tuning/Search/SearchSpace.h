@@ -247,6 +247,8 @@ private:
   /// projected permutation; for window indices it depends on the tiles,
   /// see readsWindowViews).
   bool vectorizable = true;
+  /// The op's indexing maps, for readsWindowViews on every tiling.
+  SmallVector<AffineMap> indexingMaps;
   SmallVector<SmallVector<int64_t>> vectorCandidates;
   /// Most values of the `stages` knob (1: no knob).
   int64_t maxStages = 1;

@@ -82,36 +82,54 @@ SmallVector<unsigned> tessel::getMultiStepStagingLoops(LoopTiles tiles,
   return loops;
 }
 
-/// Appends the terms of `expr` scaled by `scale` to `terms`; false when
-/// `expr` is not a sum of constant-scaled dims and constants.
-static bool collectLinearTerms(AffineExpr expr, int64_t scale,
-                               SmallVectorImpl<std::pair<unsigned, int64_t>> &terms) {
+/// Adds `scale * expr` to `terms` and `constant`; false when `expr` is not
+/// linear.
+static bool addLinearTerms(AffineExpr expr, int64_t scale,
+                           SmallVectorImpl<std::pair<unsigned, int64_t>> &terms,
+                           int64_t &constant) {
   if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-    terms.push_back({dim.getPosition(), std::abs(scale)});
+    terms.push_back({dim.getPosition(), scale});
     return true;
   }
-  if (isa<AffineConstantExpr>(expr))
+  if (auto c = dyn_cast<AffineConstantExpr>(expr)) {
+    constant += scale * c.getValue();
     return true;
+  }
   auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!bin)
     return false;
   if (bin.getKind() == AffineExprKind::Add)
-    return collectLinearTerms(bin.getLHS(), scale, terms) &&
-           collectLinearTerms(bin.getRHS(), scale, terms);
+    return addLinearTerms(bin.getLHS(), scale, terms, constant) &&
+           addLinearTerms(bin.getRHS(), scale, terms, constant);
   if (bin.getKind() == AffineExprKind::Mul) {
     if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-      return collectLinearTerms(bin.getLHS(), scale * c.getValue(), terms);
+      return addLinearTerms(bin.getLHS(), scale * c.getValue(), terms,
+                            constant);
     if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
-      return collectLinearTerms(bin.getRHS(), scale * c.getValue(), terms);
+      return addLinearTerms(bin.getRHS(), scale * c.getValue(), terms,
+                            constant);
   }
   return false;
+}
+
+bool tessel::getLinearTerms(AffineExpr expr,
+                            SmallVectorImpl<std::pair<unsigned, int64_t>> &terms,
+                            int64_t &constant) {
+  terms.clear();
+  constant = 0;
+  return addLinearTerms(expr, 1, terms, constant);
 }
 
 FootprintFunction::FootprintFunction(AffineMap map) {
   for (AffineExpr expr : map.getResults()) {
     Result &result = results.emplace_back();
-    if (collectLinearTerms(expr, 1, result.terms))
+    int64_t constant;
+    if (getLinearTerms(expr, result.terms, constant)) {
+      // The span of a term does not depend on its sign.
+      for (auto &term : result.terms)
+        term.second = std::abs(term.second);
       continue;
+    }
     // Non-linear index: bound by the product of the tiles of its dims.
     result.linear = false;
     result.terms.clear();

@@ -12,39 +12,6 @@
 using namespace mlir;
 using namespace mlir::tessel;
 
-namespace {
-/// An index `sum(coefficient * loop) + constant`.
-struct LinearIndex {
-  SmallVector<std::pair<unsigned, int64_t>> terms;
-  int64_t constant = 0;
-};
-} // namespace
-
-/// Adds `scale * expr` to `index`; false when `expr` is not linear.
-static bool addLinear(AffineExpr expr, int64_t scale, LinearIndex &index) {
-  if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-    index.terms.push_back({dim.getPosition(), scale});
-    return true;
-  }
-  if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
-    index.constant += scale * constant.getValue();
-    return true;
-  }
-  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!bin)
-    return false;
-  if (bin.getKind() == AffineExprKind::Add)
-    return addLinear(bin.getLHS(), scale, index) &&
-           addLinear(bin.getRHS(), scale, index);
-  if (bin.getKind() != AffineExprKind::Mul)
-    return false;
-  if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-    return addLinear(bin.getLHS(), scale * c.getValue(), index);
-  if (auto c = dyn_cast<AffineConstantExpr>(bin.getLHS()))
-    return addLinear(bin.getRHS(), scale * c.getValue(), index);
-  return false;
-}
-
 /// The view of an operand read through `map`, or failure.
 static FailureOr<WindowView> getWindowView(AffineMap map,
                                            ArrayRef<int64_t> extents) {
@@ -62,12 +29,13 @@ static FailureOr<WindowView> getWindowView(AffineMap map,
   SmallVector<std::optional<unsigned>> loopOfResult(map.getNumResults());
   SmallVector<SmallVector<unsigned>> unitCandidates(map.getNumResults());
   for (auto [r, expr] : llvm::enumerate(map.getResults())) {
-    LinearIndex index;
-    if (!addLinear(expr, 1, index) || index.constant < 0)
+    SmallVector<std::pair<unsigned, int64_t>> terms;
+    int64_t constant;
+    if (!getLinearTerms(expr, terms, constant) || constant < 0)
       return failure();
     // Terms of one loop: merge them.
     llvm::SmallDenseMap<unsigned, int64_t> coefficients;
-    for (auto [loop, coefficient] : index.terms)
+    for (auto [loop, coefficient] : terms)
       coefficients[loop] += coefficient;
     std::optional<unsigned> wide;
     int64_t stride = 1;
@@ -86,7 +54,7 @@ static FailureOr<WindowView> getWindowView(AffineMap map,
       stride = coefficient;
     }
     llvm::sort(unitCandidates[r]);
-    view.offsets.push_back(index.constant);
+    view.offsets.push_back(constant);
     view.strides.push_back(stride);
     view.sizes.push_back(wide ? extents[*wide] : 1);
     if (wide) {
@@ -137,12 +105,11 @@ tessel::getWindowViews(ArrayRef<AffineMap> maps, ArrayRef<int64_t> extents) {
   return views;
 }
 
-bool tessel::readsWindowViews(linalg::LinalgOp op, SketchAttr sketch,
+bool tessel::readsWindowViews(ArrayRef<AffineMap> maps, SketchAttr sketch,
                               LoopTiles tiles) {
   if (sketch.getKind() != SketchKind::MultiLevelTiling ||
       !sketch.getRegisterAccumulator())
     return false;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   if (llvm::all_of(maps,
                    [](AffineMap map) { return map.isProjectedPermutation(); }))
     return false;
@@ -152,3 +119,7 @@ bool tessel::readsWindowViews(linalg::LinalgOp op, SketchAttr sketch,
   return succeeded(getWindowViews(maps, innermost));
 }
 
+bool tessel::readsWindowViews(linalg::LinalgOp op, SketchAttr sketch,
+                              LoopTiles tiles) {
+  return readsWindowViews(op.getIndexingMapsArray(), sketch, tiles);
+}

@@ -422,24 +422,24 @@ static FailureOr<Schedule> getInjectiveSchedule(linalg::LinalgOp op,
 /// default: from kOneBlockMinReduction elements, its one block's threads
 /// split the reduction loop instead (cross_thread_reduction), up to 1024 of
 /// them dividing its extent.
-static FailureOr<Schedule>
-getOneElementReductionSchedule(linalg::LinalgOp op, const LoopNest &nest) {
+/// `cross_thread_reduction` of `op`'s one reduction loop `reduction` over
+/// `threads` threads, one block per output element (every space loop whole
+/// at its one level), its epilogue chain fused; failure when the sketch
+/// cannot take the op or the schedule does not verify.
+static FailureOr<Schedule> getCrossThreadSchedule(linalg::LinalgOp op,
+                                                  const LoopNest &nest,
+                                                  unsigned reduction,
+                                                  int64_t threads) {
   MLIRContext *ctx = op->getContext();
   int64_t fusedConsumers = getEpilogueChain(op).size();
   if (!getCrossThreadReductionBlocker(op, fusedConsumers).empty())
     return failure();
   SmallVector<SmallVector<int64_t>> tiles;
-  for (unsigned loop = 0; loop < nest.size(); ++loop) {
-    if (!nest.isReduction[loop]) {
-      tiles.push_back({1});
-      continue;
-    }
-    int64_t threads =
-        largestDivisorAtMost(nest.extents[loop], kMaxOneBlockThreads);
-    if (nest.extents[loop] < kOneBlockMinReduction || threads == 1)
-      return failure();
-    tiles.push_back({nest.extents[loop] / threads, threads});
-  }
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    tiles.push_back(loop == reduction
+                        ? SmallVector<int64_t>{nest.extents[loop] / threads,
+                                               threads}
+                        : SmallVector<int64_t>{nest.extents[loop]});
   auto sketch = SketchAttr::get(
       ctx, SketchKind::CrossThreadReduction,
       SketchAttr::getDefaultStructure(SketchKind::CrossThreadReduction), {},
@@ -448,6 +448,19 @@ getOneElementReductionSchedule(linalg::LinalgOp op, const LoopNest &nest) {
   if (!fits(op, sketch, config))
     return failure();
   return Schedule{sketch, config};
+}
+
+static FailureOr<Schedule>
+getOneElementReductionSchedule(linalg::LinalgOp op, const LoopNest &nest) {
+  if (op.getNumReductionLoops() != 1)
+    return failure();
+  unsigned reduction =
+      llvm::find(nest.isReduction, true) - nest.isReduction.begin();
+  int64_t extent = nest.extents[reduction];
+  int64_t threads = largestDivisorAtMost(extent, kMaxOneBlockThreads);
+  if (extent < kOneBlockMinReduction || threads == 1)
+    return failure();
+  return getCrossThreadSchedule(op, nest, reduction, threads);
 }
 
 /// The reduction loop of a row reduction, or none: the op has one
@@ -494,27 +507,11 @@ static FailureOr<Schedule> getRowReductionSchedule(linalg::LinalgOp op,
   std::optional<unsigned> reduction = getRowReductionLoop(op, nest);
   if (!reduction)
     return failure();
-  int64_t extent = nest.extents[*reduction];
-  int64_t threads = largestDivisorAtMost(extent, kRowReductionMaxThreads);
+  int64_t threads =
+      largestDivisorAtMost(nest.extents[*reduction], kRowReductionMaxThreads);
   if (threads < kRowReductionMinThreads)
     return failure();
-  MLIRContext *ctx = op->getContext();
-  int64_t fusedConsumers = getEpilogueChain(op).size();
-  if (!getCrossThreadReductionBlocker(op, fusedConsumers).empty())
-    return failure();
-  SmallVector<SmallVector<int64_t>> tiles;
-  for (unsigned loop = 0; loop < nest.size(); ++loop)
-    tiles.push_back(loop == *reduction
-                        ? SmallVector<int64_t>{extent / threads, threads}
-                        : SmallVector<int64_t>{nest.extents[loop]});
-  auto sketch = SketchAttr::get(
-      ctx, SketchKind::CrossThreadReduction,
-      SketchAttr::getDefaultStructure(SketchKind::CrossThreadReduction), {},
-      /*registerAccumulator=*/false, fusedConsumers);
-  auto config = ConfigAttr::get(ctx, tiles, 16, {});
-  if (!fits(op, sketch, config))
-    return failure();
-  return Schedule{sketch, config};
+  return getCrossThreadSchedule(op, nest, *reduction, threads);
 }
 
 FailureOr<Schedule> tessel::getDefaultSchedule(linalg::LinalgOp op) {

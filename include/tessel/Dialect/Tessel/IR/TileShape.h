@@ -47,6 +47,13 @@ int64_t getThreadsPerBlock(SketchAttr sketch, LoopTiles tiles,
 SmallVector<unsigned> getMultiStepStagingLoops(LoopTiles tiles,
                                                const LoopNest &nest);
 
+/// `expr` as `sum(coefficient * loop) + constant`: the (loop, coefficient)
+/// terms in order of appearance (a loop may repeat) and the constant; false
+/// when `expr` is not such a sum (mod, floordiv, a product of loops).
+bool getLinearTerms(AffineExpr expr,
+                    SmallVectorImpl<std::pair<unsigned, int64_t>> &terms,
+                    int64_t &constant);
+
 /// The footprint of an indexing map compiled once for repeated evaluation.
 /// Every result that is a sum of constant-scaled loop indices spans
 /// sum(|scale| * (tile - 1)) + 1 values over a tile; any other result is

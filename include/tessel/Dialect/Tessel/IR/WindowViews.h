@@ -47,6 +47,10 @@ getWindowViews(ArrayRef<AffineMap> maps, ArrayRef<int64_t> extents);
 /// window views for the thread's innermost tile (the last level of every
 /// loop).
 bool readsWindowViews(linalg::LinalgOp op, SketchAttr sketch, LoopTiles tiles);
+/// The same for an op with indexing maps `maps` (for callers that ask of
+/// many tilings of one op).
+bool readsWindowViews(ArrayRef<AffineMap> maps, SketchAttr sketch,
+                      LoopTiles tiles);
 
 } // namespace tessel
 } // namespace mlir
