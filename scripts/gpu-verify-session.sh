@@ -39,7 +39,12 @@
 # 10. with BISECT_PTX (the PTX fc136a9 compiled benchmarks/gpu-bisect/
 #    conv3x3-64-wrong.mlir to, kept as conv3x3-64-wrong.fc136a9.ptx.xz;
 #    scripts/gpu-bisect-modules.sh writes it out), that PTX's SASS at ptxas
-#    -O1 and -O3 for the known ptxas issue.
+#    -O1 and -O3 for the known ptxas issue;
+# 11. fused epilogues on the register accumulators (session 32, never run on
+#    a GPU): step 1 verifies the check's fused matmul and convolution, whose
+#    defaults now drop their shared accumulator, and ops/
+#    matmul_bias_register_epilogue.mlir (GPT-2's QKV + bias schedule with 6
+#    virtual threads and 48 KiB of tiles, which needed 60 KiB before).
 #
 # SECONDS (default 540) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.

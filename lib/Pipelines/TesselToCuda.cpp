@@ -190,6 +190,8 @@ void tessel::buildTesselToKernelsPipeline(OpPassManager &pm,
   pm.addPass(createTesselMaterialize(materialize));
   if (options.forwardFills)
     pm.addPass(createTesselForwardFills());
+  if (options.forwardAccumulators)
+    pm.addPass(createTesselForwardAccumulators());
   if (options.barriers == BarrierPlacement::Dependences)
     pm.addPass(createTesselPlaceBarriers());
 

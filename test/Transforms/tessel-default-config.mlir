@@ -294,12 +294,13 @@ func.func @dynamic_shape(%a: tensor<?x256xf32>, %b: tensor<256x64xf32>, %c: tens
 
 // -----
 
-// A matmul with a fused epilogue stays single-stage: pipelined, such kernels
-// kept their accumulators in global memory
-// (docs/results/kernels-ptx-default-stages-2026-11-27.md).
+// A matmul with a fused epilogue on its register accumulators
+// (--tessel-forward-accumulators) is double-buffered like a plain one: 1
+// barrier and 8 KiB of shared memory (3 and 24 KiB with the accumulator in
+// shared memory, single-stage until session 32).
 // CHECK-LABEL: func @matmul_bias
 // CHECK: linalg.matmul
-// CHECK-SAME: tessel.config = #tessel.config<tiles = {{\[}}[4, 1, 16, 4, 1], [4, 1, 16, 4, 1], [32, 8, 1]], unroll = 16, vector = [2, 2]>
+// CHECK-SAME: tessel.config = #tessel.config<tiles = {{\[}}[4, 1, 16, 4, 1], [4, 1, 16, 4, 1], [32, 8, 1]], unroll = 16, vector = [2, 2], stages = 2>
 // CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", shared = [0, 1], register_accumulator, fused_consumers = 1>
 func.func @matmul_bias(%a: tensor<256x256xf32>, %b: tensor<256x256xf32>, %bias: tensor<256xf32>) -> tensor<256x256xf32> {
   %zero = arith.constant 0.0 : f32

@@ -62,6 +62,12 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
                      "constant instead of storing it to the output and "
                      "loading it back (--tessel-forward-fills)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> forwardAccumulators{
+      *this, "forward-accumulators",
+      llvm::cl::desc("Let fused epilogues read the register accumulators "
+                     "instead of a shared-memory copy of the block's output "
+                     "tile (--tessel-forward-accumulators)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> fpContract{
       *this, "fp-contract",
       llvm::cl::desc("Fuse the kernels' multiplies and adds into FMAs "

@@ -154,8 +154,11 @@ int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles,
     bytes += llvm::alignTo(footprint.getElements(tile) * elementBytes, 16) *
              stages;
   // With fused consumers the block's accumulator is a workgroup buffer too
-  // (the fused init: ScheduleScript's writeBlockTiling).
-  if (sketch.getFusedConsumers() > 0) {
+  // (the fused init: ScheduleScript's writeBlockTiling), unless the
+  // epilogue reads the register accumulators
+  // (--tessel-forward-accumulators removes it).
+  if (sketch.getFusedConsumers() > 0 &&
+      !hasRegisterEpilogue(vectorizable, indexingMaps, sketch, tiles)) {
     int64_t outputs = 1;
     for (unsigned loop = 0; loop < nest.size(); ++loop)
       if (!nest.isReduction[loop])

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/IR/WindowViews.h"
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -122,4 +123,18 @@ bool tessel::readsWindowViews(ArrayRef<AffineMap> maps, SketchAttr sketch,
 bool tessel::readsWindowViews(linalg::LinalgOp op, SketchAttr sketch,
                               LoopTiles tiles) {
   return readsWindowViews(op.getIndexingMapsArray(), sketch, tiles);
+}
+
+bool tessel::hasRegisterEpilogue(bool vectorizable, ArrayRef<AffineMap> maps,
+                                 SketchAttr sketch, LoopTiles tiles) {
+  if (sketch.getKind() != SketchKind::MultiLevelTiling ||
+      !sketch.getRegisterAccumulator() || sketch.getFusedConsumers() == 0)
+    return false;
+  return vectorizable || readsWindowViews(maps, sketch, tiles);
+}
+
+bool tessel::hasRegisterEpilogue(linalg::LinalgOp op, SketchAttr sketch,
+                                 LoopTiles tiles) {
+  return hasRegisterEpilogue(isVectorizedByMaterialization(op),
+                             op.getIndexingMapsArray(), sketch, tiles);
 }

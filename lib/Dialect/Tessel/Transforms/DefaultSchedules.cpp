@@ -7,6 +7,7 @@
 #include "tessel/Dialect/Tessel/Transforms/DefaultSchedules.h"
 #include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 #include "tessel/Dialect/Tessel/IR/TileShape.h"
+#include "tessel/Dialect/Tessel/IR/WindowViews.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -114,8 +115,9 @@ static int64_t sharedBytes(linalg::LinalgOp op, SketchAttr sketch,
              std::max<int64_t>(width / 8, 1);
   }
   // With fused consumers the block's accumulator (the fused init) lives in
-  // shared memory too.
-  if (sketch.getFusedConsumers() > 0) {
+  // shared memory too, unless the epilogue reads the register accumulators.
+  if (sketch.getFusedConsumers() > 0 &&
+      !hasRegisterEpilogue(op, sketch, getTileVectors(config))) {
     OpOperand *init = op.getDpsInitOperand(0);
     int64_t width =
         getElementTypeOrSelf(init->get().getType()).getIntOrFloatBitWidth();
@@ -127,17 +129,22 @@ static int64_t sharedBytes(linalg::LinalgOp op, SketchAttr sketch,
 
 /// Whether a default multi-level schedule double-buffers its staging: it
 /// stages operands in shared memory, all read through projected
-/// permutations (not a convolution's sliding window), fuses no epilogue and
-/// inlines no producer, and its staging loop (the first reduction loop's
+/// permutations (not a convolution's sliding window), fuses no epilogue
+/// unless it reads the register accumulators (hasRegisterEpilogue), inlines
+/// no producer, and its staging loop (the first reduction loop's
 /// outer tile) has more than one step.
 static bool shouldPipeline(linalg::LinalgOp op, SketchAttr sketch,
                            ArrayRef<SmallVector<int64_t>> tiles,
                            const LoopNest &nest) {
-  // Measured on plain contractions only. With a fused epilogue the
+  // Measured on plain contractions only. With an inlined producer the
   // pipelined accumulators stayed in global memory (st.global 20 -> 132 in
-  // examples/bert-encoder-matmuls.mlir) and with an inlined producer the
-  // loads stayed synchronous behind 11 barriers instead of 3.
-  if (sketch.getShared().empty() || sketch.getFusedConsumers() > 0 ||
+  // examples/bert-encoder-matmuls.mlir) and the loads synchronous behind 11
+  // barriers instead of 3. A fused epilogue on the register accumulators
+  // leaves the main loop a plain contraction's (one barrier a step, as
+  // test/Transforms/tessel-default-config.mlir's @matmul_bias shows).
+  if (sketch.getShared().empty() ||
+      (sketch.getFusedConsumers() > 0 &&
+       !hasRegisterEpilogue(op, sketch, tiles)) ||
       !sketch.getInlined().empty())
     return false;
   for (int64_t operand : sketch.getShared())

@@ -52,6 +52,20 @@ bool readsWindowViews(linalg::LinalgOp op, SketchAttr sketch, LoopTiles tiles);
 bool readsWindowViews(ArrayRef<AffineMap> maps, SketchAttr sketch,
                       LoopTiles tiles);
 
+/// Whether a fused epilogue of `op` under `sketch` and `tiles` computes on
+/// the thread's register accumulators, so that the block's accumulator (the
+/// fused init) takes no shared memory: a multi_level_tiling sketch with
+/// register accumulators and fused consumers whose innermost tile
+/// vectorizes (`vectorizable`: isVectorizedByMaterialization; or through
+/// window views). `--tessel-forward-accumulators` then removes the shared
+/// copy of the accumulators. Tensor-core kernels keep it (their fragments
+/// are not the epilogue's per-thread layout).
+bool hasRegisterEpilogue(bool vectorizable, ArrayRef<AffineMap> maps,
+                         SketchAttr sketch, LoopTiles tiles);
+/// The same, asking upstream's vectorizer about `op`.
+bool hasRegisterEpilogue(linalg::LinalgOp op, SketchAttr sketch,
+                         LoopTiles tiles);
+
 } // namespace tessel
 } // namespace mlir
 

@@ -193,6 +193,30 @@ def TesselForwardFills : Pass<"tessel-forward-fills", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TesselForwardAccumulators
+    : Pass<"tessel-forward-accumulators", "ModuleOp"> {
+  let summary = "Fused epilogues compute on the register accumulators: "
+                "thread-private workgroup accumulators are removed";
+  let description = [{
+    A contraction with fused consumers keeps its block's accumulator in a
+    workgroup buffer. In a `gpu.launch` whose accumulators live in
+    registers, each thread stores the fill into its own elements, loads
+    them into its accumulators, stores the results after the main loop and
+    loads them back for the epilogue. For every workgroup buffer accessed
+    only by top-level rank-1 `vector.load` / `vector.store` of the launch
+    body (no views, no nested accesses), the pass enumerates the block's
+    threads (the block size and the indices, functions of the thread id,
+    must be constant-foldable): when every element is written by one
+    thread at most and every loaded element was stored earlier by the same
+    thread, by the same store at the same position in every thread, the
+    loads become the stored values and the stores and the buffer go. The
+    barriers that ordered them then have nothing to order
+    (`--tessel-place-barriers` runs after). Run after `--tessel-materialize`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TesselLowerBf16MmaSync : Pass<"tessel-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{
