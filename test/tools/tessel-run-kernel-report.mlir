@@ -4,12 +4,16 @@
 // over 3 stages (test/Pipelines/tessel-to-cuda-pipelined.mlir): one barrier,
 // in the staging loop; its copies are cp.async; 128 FMAs per step fed by 16
 // 128-bit shared loads (8 FMA per shared load); the register tile stored
-// with 32-bit global stores; the schedule's static bank-conflict degree.
+// with 32-bit global stores; the schedule's static bank-conflict degree (4:
+// a stride of 4 words between threads, blind to the 16-byte width) and the
+// degrees of the kernel's own shared loads and stores (1: each quarter warp
+// of its ld.shared.v4 and cp.async reads or writes 128 consecutive bytes;
+// --tessel-shared-bank-conflicts).
 // RUN: tessel-run %s --measure=sim:h100 | FileCheck %s
 // CHECK: "kernels": [
 // CHECK: "kernel": "pipelined_kernel",
 // CHECK: "report": {
-// CHECK-NEXT: "bank_conflict_degree": {{[0-9]+}},
+// CHECK-NEXT: "bank_conflict_degree": 4,
 // CHECK-NEXT: "bar_sync": 1,
 // CHECK-NEXT: "bar_sync_in_loops": 1,
 // CHECK-NEXT: "cp_async": 6,
@@ -18,6 +22,8 @@
 // CHECK-NEXT: "fma_per_shared_load": 8,
 // CHECK-NEXT: "ld_shared_128": 16,
 // CHECK-NEXT: "ld_shared_in_loops": 16,
+// CHECK-NEXT: "shared_load_conflict_degree": 1,
+// CHECK-NEXT: "shared_store_conflict_degree": 1,
 // CHECK-NEXT: "st_global_32": 16
 // CHECK-NEXT: },
 func.func @pipelined(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {

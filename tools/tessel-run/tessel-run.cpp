@@ -161,15 +161,24 @@ static llvm::json::Object kernelToJSON(const PlanLaunch &launch,
     kernel["op"] = launch.facts->opName;
     kernel["flops"] = launch.facts->flops;
   }
-  // The static kernel report (PtxReport.h): what the PTX executes, and the
-  // schedule's static bank-conflict degree of its shared accesses.
+  // The static kernel report (PtxReport.h): what the PTX executes, the
+  // schedule's static bank-conflict degree of its shared accesses, and the
+  // degrees of its shared loads and stores from their addresses.
   if (!launch.resources.ptx.empty()) {
     llvm::json::Object report;
     for (const auto &[key, value] : launch.resources.ptx)
       report[key] = value;
     report["fma_per_shared_load"] = getFmaPerSharedLoad(launch.resources.ptx);
-    if (launch.facts)
+    if (launch.facts) {
       report["bank_conflict_degree"] = launch.facts->bankConflictDegree;
+      // From the kernel's own addresses (tessel-shared-bank-conflicts).
+      if (launch.facts->sharedLoadConflicts > 0)
+        report["shared_load_conflict_degree"] =
+            launch.facts->sharedLoadConflicts;
+      if (launch.facts->sharedStoreConflicts > 0)
+        report["shared_store_conflict_degree"] =
+            launch.facts->sharedStoreConflicts;
+    }
     kernel["report"] = std::move(report);
   }
   if (sim) {

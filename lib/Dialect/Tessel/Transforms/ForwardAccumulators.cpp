@@ -23,8 +23,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/Dialect/Tessel/Transforms/ThreadIndices.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -37,6 +37,7 @@ namespace tessel {
 } // namespace mlir
 
 using namespace mlir;
+using tessel::ThreadIndexEvaluator;
 
 namespace {
 
@@ -51,96 +52,6 @@ struct Access {
   int64_t length;
   bool isStore;
 };
-
-/// Evaluates index values of one thread: thread ids, constants, and
-/// `affine.apply` and integer `arith` ops of them. Anything else (a block
-/// id, a loop variable, a load) has no value.
-class ThreadIndexEvaluator {
-public:
-  ThreadIndexEvaluator(gpu::LaunchOp launch) : launch(launch) {}
-
-  void setThread(int64_t x, int64_t y, int64_t z) {
-    thread = {x, y, z};
-    values.clear();
-  }
-
-  std::optional<int64_t> evaluate(Value value) {
-    auto it = values.find(value);
-    if (it != values.end())
-      return it->second;
-    std::optional<int64_t> result = compute(value);
-    values[value] = result;
-    return result;
-  }
-
-private:
-  std::optional<int64_t> compute(Value value) {
-    gpu::KernelDim3 ids = launch.getThreadIds();
-    if (value == ids.x)
-      return thread[0];
-    if (value == ids.y)
-      return thread[1];
-    if (value == ids.z)
-      return thread[2];
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)))
-      return constant.getSExtValue();
-    Operation *def = value.getDefiningOp();
-    if (!def)
-      return std::nullopt;
-    if (auto id = dyn_cast<gpu::ThreadIdOp>(def))
-      return thread[static_cast<unsigned>(id.getDimension())];
-    if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
-      SmallVector<Attribute> operands;
-      Builder builder(def->getContext());
-      for (Value operand : apply.getMapOperands()) {
-        std::optional<int64_t> v = evaluate(operand);
-        if (!v)
-          return std::nullopt;
-        operands.push_back(builder.getIndexAttr(*v));
-      }
-      SmallVector<Attribute> results;
-      if (failed(apply.getAffineMap().constantFold(operands, results)) ||
-          results.size() != 1)
-        return std::nullopt;
-      if (auto integer = dyn_cast_or_null<IntegerAttr>(results.front()))
-        return integer.getInt();
-      return std::nullopt;
-    }
-    if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
-      std::optional<int64_t> lhs = evaluate(def->getOperand(0));
-      std::optional<int64_t> rhs = evaluate(def->getOperand(1));
-      if (!lhs || !rhs)
-        return std::nullopt;
-      if (isa<arith::AddIOp>(def))
-        return *lhs + *rhs;
-      if (isa<arith::SubIOp>(def))
-        return *lhs - *rhs;
-      return *lhs * *rhs;
-    }
-    if (isa<arith::IndexCastOp>(def))
-      return evaluate(def->getOperand(0));
-    return std::nullopt;
-  }
-
-  gpu::LaunchOp launch;
-  std::array<int64_t, 3> thread = {0, 0, 0};
-  DenseMap<Value, std::optional<int64_t>> values;
-};
-
-/// The block size of `launch` when it is constant.
-std::optional<std::array<int64_t, 3>> getBlockSize(gpu::LaunchOp launch) {
-  std::array<int64_t, 3> size;
-  Value dims[] = {launch.getBlockSizeX(), launch.getBlockSizeY(),
-                  launch.getBlockSizeZ()};
-  for (auto [i, dim] : llvm::enumerate(dims)) {
-    APInt constant;
-    if (!matchPattern(dim, m_ConstantInt(&constant)))
-      return std::nullopt;
-    size[i] = constant.getSExtValue();
-  }
-  return size;
-}
 
 /// The top-level vector accesses of `buffer` in `launch`, or nothing when
 /// it has any other use (a view, a nested access, another op).
@@ -189,7 +100,8 @@ struct Source {
 /// not a function of the thread id.
 std::optional<SmallVector<SmallVector<Source>>>
 findSources(gpu::LaunchOp launch, MemRefType type, ArrayRef<Access> accesses) {
-  std::optional<std::array<int64_t, 3>> block = getBlockSize(launch);
+  ThreadIndexEvaluator evaluator(launch);
+  std::optional<std::array<int64_t, 3>> block = evaluator.getBlockSize();
   if (!block || !type.hasStaticShape() || !type.getLayout().isIdentity())
     return std::nullopt;
   ArrayRef<int64_t> shape = type.getShape();
@@ -206,7 +118,6 @@ findSources(gpu::LaunchOp launch, MemRefType type, ArrayRef<Access> accesses) {
   // The last store of the current thread to each element.
   std::vector<Source> written(elements);
   std::optional<SmallVector<SmallVector<Source>>> sources;
-  ThreadIndexEvaluator evaluator(launch);
   for (int64_t z = 0; z < (*block)[2]; ++z)
     for (int64_t y = 0; y < (*block)[1]; ++y)
       for (int64_t x = 0; x < (*block)[0]; ++x) {

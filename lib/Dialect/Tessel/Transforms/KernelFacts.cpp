@@ -50,6 +50,12 @@ DictionaryAttr KernelFacts::toAttribute(MLIRContext *context) const {
   }
   if (tf32)
     fields.push_back(b.getNamedAttr("tf32", b.getBoolAttr(true)));
+  if (sharedLoadConflicts > 0)
+    fields.push_back(b.getNamedAttr("shared_load_conflicts",
+                                    b.getI64IntegerAttr(sharedLoadConflicts)));
+  if (sharedStoreConflicts > 0)
+    fields.push_back(b.getNamedAttr("shared_store_conflicts",
+                                    b.getI64IntegerAttr(sharedStoreConflicts)));
   if (pipelineStages > 1) {
     fields.push_back(
         b.getNamedAttr("stages", b.getI64IntegerAttr(pipelineStages)));
@@ -95,6 +101,9 @@ std::optional<KernelFacts> KernelFacts::fromAttribute(DictionaryAttr attr) {
   // Optional: tensor-core kernels only.
   (void)getInt("mma_tiles", facts.mmaTilesPerWarp);
   (void)getInt("mma_loads", facts.mmaLoadsPerWarp);
+  // Optional: recorded by tessel-shared-bank-conflicts.
+  (void)getInt("shared_load_conflicts", facts.sharedLoadConflicts);
+  (void)getInt("shared_store_conflicts", facts.sharedStoreConflicts);
   if (auto tf32 = attr.getAs<BoolAttr>("tf32"))
     facts.tf32 = tf32.getValue();
   return facts;

@@ -52,6 +52,11 @@ struct KernelFacts {
   bool coalesced = true;
   /// Threads of a warp that read the same shared-memory bank (1 = none).
   int64_t bankConflictDegree = 1;
+  /// The largest bank-conflict degree of the kernel's shared loads and of
+  /// its shared stores, from the addresses of its first warp
+  /// (SharedBankConflicts.h; 0 when not analyzed or none).
+  int64_t sharedLoadConflicts = 0;
+  int64_t sharedStoreConflicts = 0;
   /// Unroll factor of the innermost loops (1 when not unrolled).
   int64_t unroll = 1;
   /// Share of the lanes that carry data in the rounds of the cooperative

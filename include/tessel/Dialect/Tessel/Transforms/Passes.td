@@ -217,6 +217,32 @@ def TesselForwardAccumulators
                            "::mlir::vector::VectorDialect"];
 }
 
+def TesselSharedBankConflicts
+    : Pass<"tessel-shared-bank-conflicts", "ModuleOp"> {
+  let summary = "Record the static bank-conflict degree of the kernels' "
+                "shared-memory loads and stores";
+  let description = [{
+    For each `gpu.launch`, evaluates the address every lane of the first
+    warp (block 0, loops at their first iteration) gives each shared-memory
+    access (`vector.load` / `vector.store` of rank-1 vectors, `memref.load`
+    / `memref.store`, `nvgpu.device_async_copy` destinations; through
+    `memref.view` and `memref.subview`) and counts, per phase of the request
+    (32 lanes for accesses of up to 4 bytes a lane, 16 for 8 bytes, 8 for
+    16), the most distinct 4-byte words one of the 32 banks serves: 1 is
+    conflict-free. The largest degree of the loads and of the stores is
+    added to the launch's kernel facts (`shared_load_conflicts`,
+    `shared_store_conflicts`; docs/SimulatedGpu.md), which `tessel-run`'s
+    kernel report prints. Run on the launches before their memrefs are
+    lowered (`--tessel-to-cuda` runs it after the linalg ops left in kernels
+    become loops). An access whose address is not a function of thread and
+    block ids, loop variables and constants is not counted.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark with the degree at every shared access">,
+  ];
+}
+
 def TesselLowerBf16MmaSync : Pass<"tessel-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{
