@@ -174,10 +174,12 @@ void tessel::buildTesselToKernelsPipeline(OpPassManager &pm,
   // Fusion (which canonicalizes too) exactly as task extraction and
   // --tessel-apply-tuned see the model, then frontend clean-up: fold shape
   // checks and drop what Tessel does not run.
-  if (options.fuse)
+  if (options.fuse) {
     pm.addPass(createTesselFuse());
-  else
+  } else {
+    pm.addPass(createTesselSplitK());
     pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(createTesselStripHostChecks());
   pm.addPass(createTesselExpandScalarOps());
   if (options.defaultConfigs)

@@ -1065,6 +1065,9 @@ struct FusedChain {
   int kernels;
   /// A type the fused module must hold (a padded extent), if any.
   const char *fusedType = nullptr;
+  /// Split-K factor applied to every contraction first (--tessel-split-k),
+  /// or 0.
+  int64_t splitK = 0;
 };
 
 const FusedChain kFusedChains[] = {
@@ -1353,6 +1356,44 @@ func.func @f(%x: tensor<4x300xf32>) -> tensor<1xf32> {
   return %r : tensor<1xf32>
 })mlir",
      2},
+    // Split-K (--tessel-split-k): BERT's QKV shape scaled down, K split 4
+    // ways into a partial kernel and a combining kernel.
+    {"split_k_matmul", R"mlir(
+func.func @f(%a: tensor<32x192xf32>, %b: tensor<192x96xf32>) -> tensor<32x96xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x96xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<32x96xf32>) -> tensor<32x96xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<32x192xf32>, tensor<192x96xf32>) outs(%init : tensor<32x96xf32>) -> tensor<32x96xf32>
+  return %m : tensor<32x96xf32>
+})mlir",
+     2, nullptr, /*splitK=*/4},
+    // The epilogue (bias, ReLU) fuses into the combining kernel.
+    {"split_k_matmul_bias_relu", R"mlir(
+func.func @f(%a: tensor<16x128xf32>, %b: tensor<128x64xf32>, %bias: tensor<64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x128xf32>, tensor<128x64xf32>) outs(%init : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<16x64xf32>, tensor<64xf32>) outs(%e : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+})mlir",
+     2, nullptr, /*splitK=*/2},
+    {"split_k_batch_matmul", R"mlir(
+func.func @f(%a: tensor<2x16x96xf32>, %b: tensor<2x96x32xf32>) -> tensor<2x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x32xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  %m = linalg.batch_matmul ins(%a, %b : tensor<2x16x96xf32>, tensor<2x96x32xf32>) outs(%init : tensor<2x16x32xf32>) -> tensor<2x16x32xf32>
+  return %m : tensor<2x16x32xf32>
+})mlir",
+     2, nullptr, /*splitK=*/3},
+
 };
 
 class FusedChainTest : public ::testing::TestWithParam<FusedChain>,
@@ -1382,6 +1423,13 @@ TEST_P(FusedChainTest, FusedKernelsMatchTheUnfusedChain) {
       run(*reference, inputs, inputShapes, outputShape, expected)));
 
   OwningOpRef<ModuleOp> module = parse(chain.source);
+  if (chain.splitK > 0) {
+    PassManager split(&context);
+    TesselSplitKOptions options;
+    options.factor = chain.splitK;
+    split.addPass(createTesselSplitK(options));
+    ASSERT_TRUE(succeeded(split.run(*module)));
+  }
   ASSERT_TRUE(succeeded(applyTesselFusion(*module)));
   // Fusion is idempotent: tasks, records and kernels see the same ops.
   std::string once;

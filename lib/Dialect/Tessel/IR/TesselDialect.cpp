@@ -27,6 +27,13 @@ LogicalResult TesselDialect::verifyOperationAttribute(Operation *op,
       return op->emitError() << "'" << name << "' must be an integer";
     return success();
   }
+  if (name == kSplitKAttrName) {
+    auto parts = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!parts || parts.getInt() < 1 || !isa<linalg::LinalgOp>(op))
+      return op->emitError() << "'" << name
+                             << "' must be a positive integer on a linalg op";
+    return success();
+  }
   if (name == kTargetAttrName || name == kInlinedPadAttrName) {
     if (!isa<UnitAttr>(attr.getValue()) || !isa<linalg::LinalgOp>(op))
       return op->emitError() << "'" << name

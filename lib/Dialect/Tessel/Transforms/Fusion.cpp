@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/Fusion.h"
+#include "tessel/Dialect/Tessel/Transforms/SplitK.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/ExpandScalarOps.h"
 #include "tessel/Dialect/Tessel/Transforms/PadExtents.h"
@@ -368,6 +369,9 @@ static bool collapseReductionsToOneElement(Operation *root) {
 }
 
 LogicalResult tessel::applyTesselFusion(Operation *root) {
+  // Split-K first, so that an epilogue fuses into the combining op.
+  if (failed(applySplitK(root)))
+    return failure();
   auto fuse = [&] {
     RewritePatternSet patterns(root->getContext());
     populateTesselFusionPatterns(patterns);
@@ -387,6 +391,9 @@ struct TesselFusePass : public tessel::impl::TesselFuseBase<TesselFusePass> {
   using Base::Base;
 
   void runOnOperation() override {
+    // Ops that ask for split-K and cannot have it report at the op.
+    if (failed(applySplitK(getOperation())))
+      return signalPassFailure();
     if (failed(applyTesselFusion(getOperation()))) {
       getOperation()->emitError("tessel-fuse: fusion did not converge");
       return signalPassFailure();

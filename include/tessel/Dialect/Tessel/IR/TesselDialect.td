@@ -63,6 +63,9 @@ def Tessel_Dialect : Dialect {
     /// not keep) its accumulators in registers.
     static constexpr ::llvm::StringLiteral kAccumulatorsAttrName =
         "tessel.accumulators";
+    /// Name of the positive integer asking `--tessel-split-k` to split a
+    /// linalg op's reduction into that many parallel parts.
+    static constexpr ::llvm::StringLiteral kSplitKAttrName = "tessel.split_k";
     /// Name of the dictionary of kernel facts (KernelFacts.h) on a
     /// `gpu.launch`, until the kernel is outlined.
     static constexpr ::llvm::StringLiteral kFactsAttrName = "tessel.facts";

@@ -243,6 +243,36 @@ def TesselSharedBankConflicts
   ];
 }
 
+def TesselSplitK : Pass<"tessel-split-k", "ModuleOp"> {
+  let summary = "Split contractions along their reduction loop (split-K)";
+  let description = [{
+    Rewrites each linalg op on tensors carrying `tessel.split_k = S` (and,
+    with `factor=S`, every contraction whose reduction extent `S` divides)
+    with upstream's `linalg::splitReduction`: a partial op with a new
+    outermost parallel loop of `S` iterations, each reducing `K / S` of the
+    reduction into an `S x ...` partial result, and a combining
+    `linalg.generic` that adds the partials into the op's init. A contraction
+    whose output gives fewer blocks than the GPU has SMs then runs `S` times
+    as many blocks (docs/Materialization.md, "Split-K"). `--tessel-fuse`
+    applies the attributes first (and so `--tessel-to-cuda`, task
+    extraction and `--tessel-apply-tuned`): an epilogue fuses into the
+    combining op and the tuner sees both ops. An op whose reduction extent
+    `S` does not divide, or whose
+    combiner upstream does not recognize, is an error at the op when it
+    asked for it with the attribute.
+  }];
+  let options = [
+    Option<"factor", "factor", "int64_t", /*default=*/"0",
+           "Split every contraction without the attribute by this factor "
+           "(0 or 1: only ops with tessel.split_k)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def TesselLowerBf16MmaSync : Pass<"tessel-lower-bf16-mma-sync"> {
   let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
   let description = [{
