@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/Barriers.h"
+#include "tessel/Dialect/Tessel/Transforms/KnownAlignment.h"
 
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 
@@ -139,7 +140,7 @@ class BarrierPlacer {
 public:
   explicit BarrierPlacer(gpu::LaunchOp launch) : launch(launch) {
     launch.getBody().walk([&](nvgpu::DeviceAsyncCopyOp copy) {
-      pipelinedBuffers.insert(getRoot(copy.getDst()));
+      pipelinedBuffers.insert(getBufferRoot(copy.getDst()));
     });
   }
 
@@ -175,22 +176,6 @@ public:
   }
 
 private:
-  /// The buffer under all views of `memref`.
-  static Value getRoot(Value memref) {
-    while (Operation *def = memref.getDefiningOp()) {
-      if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-        memref = view.getViewSource();
-        continue;
-      }
-      if (auto cast = dyn_cast<memref::CastOp>(def)) {
-        memref = cast.getSource();
-        continue;
-      }
-      break;
-    }
-    return memref;
-  }
-
   /// Whether every thread has its own copy of `root`.
   bool isPrivate(Value root) {
     std::optional<gpu::AddressSpace> space = getAddressSpace(root);
@@ -269,7 +254,7 @@ private:
               Access{Value(), write, Stored::Unknown, {}, phaseOf.lookup(op)});
           continue;
         }
-        Value root = getRoot(value);
+        Value root = getBufferRoot(value);
         if (isPrivate(root) || pipelinedBuffers.contains(root))
           continue;
         Access access{root, write, Stored::Unknown, {}, phaseOf.lookup(op)};

@@ -368,10 +368,8 @@ static bool collapseReductionsToOneElement(Operation *root) {
   return changed;
 }
 
-LogicalResult tessel::applyTesselFusion(Operation *root) {
-  // Split-K first, so that an epilogue fuses into the combining op.
-  if (failed(applySplitK(root)))
-    return failure();
+/// Fuses until nothing changes (split-K already applied).
+static LogicalResult fuseToFixpoint(Operation *root) {
   auto fuse = [&] {
     RewritePatternSet patterns(root->getContext());
     populateTesselFusionPatterns(patterns);
@@ -386,6 +384,13 @@ LogicalResult tessel::applyTesselFusion(Operation *root) {
   return fuse();
 }
 
+LogicalResult tessel::applyTesselFusion(Operation *root) {
+  // Split-K first, so that an epilogue fuses into the combining op.
+  if (failed(applySplitK(root)))
+    return failure();
+  return fuseToFixpoint(root);
+}
+
 namespace {
 struct TesselFusePass : public tessel::impl::TesselFuseBase<TesselFusePass> {
   using Base::Base;
@@ -394,7 +399,7 @@ struct TesselFusePass : public tessel::impl::TesselFuseBase<TesselFusePass> {
     // Ops that ask for split-K and cannot have it report at the op.
     if (failed(applySplitK(getOperation())))
       return signalPassFailure();
-    if (failed(applyTesselFusion(getOperation()))) {
+    if (failed(fuseToFixpoint(getOperation()))) {
       getOperation()->emitError("tessel-fuse: fusion did not converge");
       return signalPassFailure();
     }

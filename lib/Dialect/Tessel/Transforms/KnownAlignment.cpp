@@ -122,6 +122,18 @@ Value tessel::getViewRoot(Value memref) {
   return memref;
 }
 
+Value tessel::getBufferRoot(Value memref) {
+  while (Operation *def = memref.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      memref = view.getViewSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      memref = cast.getSource();
+    else
+      break;
+  }
+  return memref;
+}
+
 /// The trailing zeros known of the element offset of `memref`'s layout
 /// (from its aligned base pointer).
 static unsigned getOffsetZeros(Value memref, KnownTrailingZeros &zeros) {

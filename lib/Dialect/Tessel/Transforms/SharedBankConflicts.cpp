@@ -6,6 +6,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/SharedBankConflicts.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+#include "tessel/Dialect/Tessel/Transforms/KnownAlignment.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 #include "tessel/Dialect/Tessel/Transforms/ThreadIndices.h"
 
@@ -190,20 +191,8 @@ tessel::getSharedBankConflicts(gpu::LaunchOp launch, int64_t banks) {
   // accesses of one buffer whose lanes' addresses are the first access's
   // plus one offset each, covering an aligned 8 or 16 bytes in every lane.
   SmallVector<Value> roots;
-  for (const Access &access : accesses) {
-    Value root = access.memref;
-    while (Operation *def = root.getDefiningOp()) {
-      if (auto view = dyn_cast<memref::ViewOp>(def))
-        root = view.getSource();
-      else if (auto subview = dyn_cast<memref::SubViewOp>(def))
-        root = subview.getSource();
-      else if (auto cast = dyn_cast<memref::CastOp>(def))
-        root = cast.getSource();
-      else
-        break;
-    }
-    roots.push_back(root);
-  }
+  for (const Access &access : accesses)
+    roots.push_back(getBufferRoot(access.memref));
   auto isKnown = [&](unsigned index) {
     return accesses[index].bytes > 0 &&
            llvm::all_of(addresses[index],

@@ -58,6 +58,11 @@ bool isSharedMemRef(MemRefType type);
 /// through: it shifts the pointer by a byte count.
 Value getViewRoot(Value memref);
 
+/// The buffer under all views of `memref` (every view-like op, `memref.view`
+/// included, and `memref.cast`): accesses through different views of one
+/// buffer may touch the same elements.
+Value getBufferRoot(Value memref);
+
 /// The byte alignment of the access of `memref[indices]` known from its
 /// layout and indices, assuming its base pointer is `baseAlignment`-aligned.
 uint64_t getKnownAlignment(Value memref, ValueRange indices,
