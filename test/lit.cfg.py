@@ -46,6 +46,7 @@ tool_dirs = [config.tessel_tools_dir, config.llvm_tools_dir]
 tools = [
     "tessel-opt",
     "tessel-capi-test",
+    "tessel-simulate",
     ToolSubst("mlir-opt", unresolved="fatal"),
     ToolSubst("mlir-runner", unresolved="fatal"),
 ]

@@ -200,6 +200,7 @@ void tessel::buildTesselToKernelsPipeline(OpPassManager &pm,
   // Kernels: outline, and check that LLVM can compile them in time.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createTesselSharedBankConflicts());
+  pm.addPass(createTesselCountBarriers());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createTesselOutlineKernels());

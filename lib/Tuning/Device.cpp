@@ -93,6 +93,8 @@ static llvm::ArrayRef<FieldInfo> getFields() {
       numberField("launch_overhead_us", &D::launchOverheadUs),
       optionalNumberField("fp16_tensor_peak_gflops", &D::fp16TensorPeakGflops),
       optionalNumberField("tf32_tensor_peak_gflops", &D::tf32TensorPeakGflops),
+      optionalNumberField("barrier_latency_ns", &D::barrierLatencyNs),
+      optionalNumberField("load_barrier_latency_ns", &D::loadBarrierLatencyNs),
   };
   return fields;
 }

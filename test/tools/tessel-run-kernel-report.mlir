@@ -8,7 +8,9 @@
 // a stride of 4 words between threads, blind to the 16-byte width) and the
 // degrees of the kernel's own shared loads and stores (1: each quarter warp
 // of its ld.shared.v4 and cp.async reads or writes 128 consecutive bytes;
-// --tessel-shared-bank-conflicts).
+// --tessel-shared-bank-conflicts); the barrier counts of one thread over the
+// kernel (--tessel-count-barriers: one a step, 128 steps; none waits for a
+// synchronous global load, the copies are asynchronous).
 // RUN: tessel-run %s --measure=sim:h100 | FileCheck %s
 // CHECK: "kernels": [
 // CHECK: "kernel": "pipelined_kernel",
@@ -16,12 +18,14 @@
 // CHECK-NEXT: "bank_conflict_degree": 4,
 // CHECK-NEXT: "bar_sync": 1,
 // CHECK-NEXT: "bar_sync_in_loops": 1,
+// CHECK-NEXT: "barriers_per_thread": 128,
 // CHECK-NEXT: "cp_async": 6,
 // CHECK-NEXT: "fma_f32": 128,
 // CHECK-NEXT: "fma_f32_in_loops": 128,
 // CHECK-NEXT: "fma_per_shared_load": 8,
 // CHECK-NEXT: "ld_shared_128": 16,
 // CHECK-NEXT: "ld_shared_in_loops": 16,
+// CHECK-NEXT: "load_barriers_per_thread": 0,
 // CHECK-NEXT: "shared_load_conflict_degree": 1,
 // CHECK-NEXT: "shared_store_conflict_degree": 1,
 // CHECK-NEXT: "st_global_32": 16

@@ -175,6 +175,12 @@ static llvm::json::Object kernelToJSON(const PlanLaunch &launch,
       if (launch.facts->sharedLoadConflicts > 0)
         report["shared_load_conflict_degree"] =
             launch.facts->sharedLoadConflicts;
+      // From the kernel's loops and barriers (tessel-count-barriers).
+      if (launch.facts->barriersPerThread >= 0) {
+        report["barriers_per_thread"] = launch.facts->barriersPerThread;
+        report["load_barriers_per_thread"] =
+            launch.facts->loadBarriersPerThread;
+      }
       if (launch.facts->sharedStoreConflicts > 0)
         report["shared_store_conflict_degree"] =
             launch.facts->sharedStoreConflicts;

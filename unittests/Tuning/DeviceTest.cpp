@@ -75,11 +75,14 @@ TEST(DeviceTest, ParsesEveryDeviceFile) {
     EXPECT_EQ(device->maxWarpsPerSm * device->warpSize,
               device->maxThreadsPerSm);
     // Every field the file has is sourced; only the optional tensor peaks
-    // may be absent (chips before sm_80), and TF32 is half of FP16 on every
+    // may be absent (chips before sm_80), and the fitted barrier latencies
+    // (devices without measurements); TF32 is half of FP16 on every
     // datasheet.
     size_t present = getDeviceFieldNames().size() -
                      (device->fp16TensorPeakGflops == 0 ? 1 : 0) -
-                     (device->tf32TensorPeakGflops == 0 ? 1 : 0);
+                     (device->tf32TensorPeakGflops == 0 ? 1 : 0) -
+                     (device->barrierLatencyNs == 0 ? 1 : 0) -
+                     (device->loadBarrierLatencyNs == 0 ? 1 : 0);
     EXPECT_EQ(device->sources.size(), present) << it->path();
     EXPECT_EQ(device->fp16TensorPeakGflops > 0,
               device->getComputeCapabilityMajor() >= 8)

@@ -250,6 +250,31 @@ TEST_F(SimulatedMeasurerTest, BankConflictsAreSlower) {
   EXPECT_LT(twoWay, eightWay);
 }
 
+TEST_F(SimulatedMeasurerTest, BarrierChainIsAFloorPerWave) {
+  // matmul() takes about 60 us; with 8,192 barriers a thread (1,024 of them
+  // after global loads) its wave takes at least the block's chain of waits.
+  MeasureCandidate c = matmul();
+  SimulatedMeasurer sim(device, /*seed=*/1, /*noiseStddev=*/0);
+  SimulatedEstimate without = sim.estimate(c);
+  EXPECT_EQ(without.latencyUs, 0.0);
+  c.facts.barriersPerThread = 8192;
+  c.facts.loadBarriersPerThread = 1024;
+  SimulatedEstimate with = sim.estimate(c);
+  ASSERT_EQ(with.status, MeasureStatus::Ok);
+  double expected = (1024 * device.loadBarrierLatencyNs +
+                     (8192 - 1024) * device.barrierLatencyNs) *
+                    1e-3;
+  ASSERT_GT(device.barrierLatencyNs, 0.0);
+  EXPECT_DOUBLE_EQ(with.latencyUs, expected);
+  EXPECT_EQ(with.bound, "latency");
+  EXPECT_DOUBLE_EQ(with.totalUs,
+                   device.launchOverheadUs + with.waves.waves * expected);
+  // Fewer barriers: the other units bound it again, as without counts.
+  c.facts.barriersPerThread = 2;
+  c.facts.loadBarriersPerThread = 1;
+  EXPECT_DOUBLE_EQ(sim.estimate(c).totalUs, without.totalUs);
+}
+
 TEST_F(SimulatedMeasurerTest, DeterministicWithSeed) {
   std::vector<MeasureCandidate> candidates = {matmul(), elementwise()};
   SimulatedMeasurer a(device, 42), b(device, 42), c(device, 43);

@@ -72,6 +72,12 @@ struct DeviceDescription {
   /// FP32 accumulation), in GFLOP/s; 0 (optional) where there is none that
   /// Tessel uses (mma.sync m16n8k8 needs sm_80).
   double tf32TensorPeakGflops = 0;
+  /// Time a block's warps lose at a barrier, and at a barrier that waits
+  /// for a synchronous global load (its latency exposed), in nanoseconds;
+  /// fitted on the measured dataset (docs/SimulatedGpu.md, "Barriers"). 0
+  /// (the fields are optional): the simulator's defaults.
+  double barrierLatencyNs = 0;
+  double loadBarrierLatencyNs = 0;
   /// Fixed cost of one kernel launch among back-to-back launches, in
   /// microseconds (Tessel's estimate; the simulator adds it per kernel).
   double launchOverheadUs = 0;

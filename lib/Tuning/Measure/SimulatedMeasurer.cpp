@@ -42,6 +42,10 @@ static constexpr double kMaxLoadsInFlight = 4.0;
 static constexpr double kMaxAsyncCopiesInFlight = 16.0;
 /// Width of a shared-memory bank.
 static constexpr double kBankBytes = 4.0;
+/// Defaults of the barrier latencies of a device file
+/// (DeviceDescription::barrierLatencyNs, loadBarrierLatencyNs).
+static constexpr double kDefaultBarrierLatencyNs = 200.0;
+static constexpr double kDefaultLoadBarrierLatencyNs = 900.0;
 /// Tensor cores (Tessel estimates, not NVIDIA values): dependent-issue
 /// latency of an mma.sync m16n8k16, the independent mma tiles of a warp
 /// beyond which nothing more overlaps, the issue cost of an ldmatrix (with
@@ -119,10 +123,11 @@ SimulatedMeasurer::estimatePlan(const LaunchPlan &plan,
       slowest = e.totalUs;
       double computeUs = total.computeUs, dramUs = total.dramUs,
              l2Us = total.l2Us, sharedUs = total.sharedUs,
-             totalUs = total.totalUs;
+             latencyUs = total.latencyUs, totalUs = total.totalUs;
       total = e;
       total.computeUs = computeUs, total.dramUs = dramUs, total.l2Us = l2Us,
-      total.sharedUs = sharedUs, total.totalUs = totalUs;
+      total.sharedUs = sharedUs, total.latencyUs = latencyUs,
+      total.totalUs = totalUs;
       if (heaviest)
         *heaviest = launch->resources;
     }
@@ -130,6 +135,7 @@ SimulatedMeasurer::estimatePlan(const LaunchPlan &plan,
     total.dramUs += e.dramUs * e.waves.waves;
     total.l2Us += e.l2Us * e.waves.waves;
     total.sharedUs += e.sharedUs * e.waves.waves;
+    total.latencyUs += e.latencyUs * e.waves.waves;
     total.totalUs += e.totalUs;
   }
   return total;
@@ -294,11 +300,32 @@ SimulatedMeasurer::estimate(const MeasureCandidate &candidate) const {
   e.sharedUs = static_cast<double>(candidate.facts.sharedBytesMoved) * waveFraction *
                conflict / (sharedBytesPerUsPerSm * activeSms);
 
+  // Barriers (counted in compiled kernels): the warps of a block meet at
+  // every barrier, and one that waits for a synchronous global load exposes
+  // that load's latency. The blocks of a wave wait side by side, so a
+  // wave takes at least one block's chain of waits.
+  if (candidate.facts.barriersPerThread >= 0) {
+    const double barrierNs = d.barrierLatencyNs > 0 ? d.barrierLatencyNs
+                                                    : kDefaultBarrierLatencyNs;
+    const double loadBarrierNs = d.loadBarrierLatencyNs > 0
+                                     ? d.loadBarrierLatencyNs
+                                     : kDefaultLoadBarrierLatencyNs;
+    const double loadBarriers = static_cast<double>(std::clamp<int64_t>(
+        candidate.facts.loadBarriersPerThread, 0,
+        candidate.facts.barriersPerThread));
+    const double barriers =
+        static_cast<double>(candidate.facts.barriersPerThread);
+    e.latencyUs =
+        (loadBarriers * loadBarrierNs + (barriers - loadBarriers) * barrierNs) *
+        1e-3;
+  }
+
   e.waveUs = e.computeUs;
   e.bound = "compute";
   for (auto [time, unit] : {std::pair<double, const char *>{e.dramUs, "dram"},
                             {e.l2Us, "l2"},
-                            {e.sharedUs, "shared"}}) {
+                            {e.sharedUs, "shared"},
+                            {e.latencyUs, "latency"}}) {
     if (time > e.waveUs) {
       e.waveUs = time;
       e.bound = unit;

@@ -42,11 +42,14 @@ struct SimulatedEstimate {
   double dramUs = 0;
   double l2Us = 0;
   double sharedUs = 0;
-  /// max(computeUs, dramUs, l2Us, sharedUs).
+  /// The floor one block's barriers set (compiled kernels: 0 without
+  /// barrier counts in their facts).
+  double latencyUs = 0;
+  /// max(computeUs, dramUs, l2Us, sharedUs, latencyUs).
   double waveUs = 0;
   /// Launch overhead + waves * waveUs.
   double totalUs = 0;
-  /// "compute", "dram", "l2" or "shared": the unit that sets waveUs.
+  /// "compute", "dram", "l2", "shared" or "latency": what sets waveUs.
   std::string bound;
 };
 

@@ -56,6 +56,12 @@ DictionaryAttr KernelFacts::toAttribute(MLIRContext *context) const {
   if (sharedStoreConflicts > 0)
     fields.push_back(b.getNamedAttr("shared_store_conflicts",
                                     b.getI64IntegerAttr(sharedStoreConflicts)));
+  if (barriersPerThread >= 0) {
+    fields.push_back(
+        b.getNamedAttr("barriers", b.getI64IntegerAttr(barriersPerThread)));
+    fields.push_back(b.getNamedAttr(
+        "load_barriers", b.getI64IntegerAttr(loadBarriersPerThread)));
+  }
   if (pipelineStages > 1) {
     fields.push_back(
         b.getNamedAttr("stages", b.getI64IntegerAttr(pipelineStages)));
@@ -104,6 +110,9 @@ std::optional<KernelFacts> KernelFacts::fromAttribute(DictionaryAttr attr) {
   // Optional: recorded by tessel-shared-bank-conflicts.
   (void)getInt("shared_load_conflicts", facts.sharedLoadConflicts);
   (void)getInt("shared_store_conflicts", facts.sharedStoreConflicts);
+  // Optional: recorded by tessel-count-barriers.
+  (void)getInt("barriers", facts.barriersPerThread);
+  (void)getInt("load_barriers", facts.loadBarriersPerThread);
   if (auto tf32 = attr.getAs<BoolAttr>("tf32"))
     facts.tf32 = tf32.getValue();
   return facts;

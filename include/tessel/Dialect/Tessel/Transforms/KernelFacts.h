@@ -57,6 +57,11 @@ struct KernelFacts {
   /// (SharedBankConflicts.h; 0 when not analyzed or none).
   int64_t sharedLoadConflicts = 0;
   int64_t sharedStoreConflicts = 0;
+  /// Barriers one thread executes over the kernel, and of them those that
+  /// wait for a synchronous global load (BarrierCounts.h; -1 when not
+  /// counted: the facts of a schedule, not of a compiled kernel).
+  int64_t barriersPerThread = -1;
+  int64_t loadBarriersPerThread = -1;
   /// Unroll factor of the innermost loops (1 when not unrolled).
   int64_t unroll = 1;
   /// Share of the lanes that carry data in the rounds of the cooperative

@@ -243,6 +243,25 @@ def TesselSharedBankConflicts
   ];
 }
 
+def TesselCountBarriers : Pass<"tessel-count-barriers", "ModuleOp"> {
+  let summary = "Record how many barriers a kernel's threads execute";
+  let description = [{
+    For each `gpu.launch`, counts the `gpu.barrier`s one thread executes
+    over the whole kernel (each barrier times the iterations of its
+    enclosing `scf.for` loops) and, of those, the barriers that wait for a
+    synchronous global load issued since the thread's previous barrier
+    (BarrierCounts.h). Both are added to the launch's kernel facts
+    (`barriers`, `load_barriers`; docs/SimulatedGpu.md, "Barriers"), which
+    the simulated GPU charges and `tessel-run`'s kernel report prints. Run on
+    the launches once their barriers are placed and their linalg ops are
+    loops (`--tessel-to-cuda` runs it after `tessel-shared-bank-conflicts`).
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark with the counts at every gpu.launch">,
+  ];
+}
+
 def TesselSplitK : Pass<"tessel-split-k", "ModuleOp"> {
   let summary = "Split contractions along their reduction loop (split-K)";
   let description = [{
