@@ -6,6 +6,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/BarrierCounts.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+#include "tessel/Dialect/Tessel/Transforms/KnownAlignment.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -14,6 +15,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <utility>
 
 namespace mlir {
 namespace tessel {
@@ -24,22 +27,6 @@ namespace tessel {
 
 using namespace mlir;
 using namespace mlir::tessel;
-
-/// Whether `memref` lives in global memory (no memory space, or the GPU's
-/// global address space).
-static bool isGlobalMemRef(Value memref) {
-  auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!type)
-    return false;
-  Attribute space = type.getMemorySpace();
-  if (!space)
-    return true;
-  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space))
-    return gpuSpace.getValue() == gpu::AddressSpace::Global;
-  if (auto integer = dyn_cast<IntegerAttr>(space))
-    return integer.getInt() == 0 || integer.getInt() == 1;
-  return false;
-}
 
 /// The buffer `op` loads synchronously, if it is a load.
 static Value getLoadedMemRef(Operation *op) {
@@ -72,7 +59,8 @@ public:
         continue;
       }
       if (Value memref = getLoadedMemRef(&op)) {
-        loaded |= isGlobalMemRef(memref);
+        auto type = dyn_cast<MemRefType>(memref.getType());
+        loaded |= type && isGlobalMemRef(type);
         continue;
       }
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -134,18 +122,15 @@ private:
   bool visitBranches(scf::IfOp branch, int64_t times, bool loaded) {
     KernelBarrierCounts before = counts;
     bool thenLoaded = visitBlock(branch.getThenRegion().front(), times, loaded);
-    KernelBarrierCounts afterThen = counts;
     if (branch.getElseRegion().empty())
       return thenLoaded || loaded;
-    counts = before;
+    KernelBarrierCounts afterThen = std::exchange(counts, before);
     counts.exact = afterThen.exact;
     bool elseLoaded = visitBlock(branch.getElseRegion().front(), times, loaded);
-    if (afterThen.barriers > counts.barriers ||
-        (afterThen.barriers == counts.barriers &&
-         afterThen.loadBarriers > counts.loadBarriers)) {
-      bool exact = counts.exact;
-      counts = afterThen;
-      counts.exact = exact;
+    if (std::make_pair(afterThen.barriers, afterThen.loadBarriers) >
+        std::make_pair(counts.barriers, counts.loadBarriers)) {
+      counts.barriers = afterThen.barriers;
+      counts.loadBarriers = afterThen.loadBarriers;
     }
     return thenLoaded || elseLoaded;
   }
