@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   tessel-oracle model.mlir [--measure=sim:h100] [--max-points=N]
-//                 [--report=FILE.json] [--quiet]
+//                 [--max-stages=S] [--report=FILE.json] [--quiet]
 //
 // For every task of the model, enumerates every config of every sketch
 // (SearchSpace::enumerate), times each on the simulated GPU without noise and
@@ -29,6 +29,7 @@
 #include "tessel/Tuning/Search/Task.h"
 #include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Tuner/Strategy.h"
+#include "tessel/Tuning/Tuner/TuneOptions.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -59,6 +60,12 @@ static cl::opt<std::string> measureOption("measure", cl::init("sim:h100"),
 static cl::opt<uint64_t> maxPoints(
     "max-points", cl::init(20000000),
     cl::desc("Refuse a sketch whose unconstrained space has more points"),
+    cl::cat(toolCategory));
+static cl::opt<int64_t> maxStages(
+    "max-stages", cl::init(TuneOptions().maxStages),
+    cl::desc("Enumerate pipelined configs up to this many stages (default: "
+             "tessel-tune's, so that the optimum is of the space it "
+             "searches)"),
     cl::cat(toolCategory));
 static cl::opt<std::string> reportFile("report",
                                        cl::desc("Write a JSON report here"),
@@ -120,7 +127,7 @@ int main(int argc, char **argv) {
   llvm::json::Array taskReports;
   for (auto [index, task] : llvm::enumerate(*tasks)) {
     TaskSearchState state =
-        TaskSearchState::create(task, *device, /*rngSeed=*/0);
+        TaskSearchState::create(task, *device, /*rngSeed=*/0, maxStages);
     // Every config of every sketch, timed in batches.
     int64_t configs = 0, unusable = 0;
     uint64_t points = 0;
@@ -155,11 +162,12 @@ int main(int argc, char **argv) {
                                   why)
                         .str());
       points += space.getSizeEstimate();
-      // enumerate() lists the unroll values of one (tiles, vector) next to
-      // each other, and the unroll value is the only fact they differ in
-      // (computeKernelFacts: max(1, unroll)): the facts are computed once
-      // per group. The optimum is re-timed through buildAnalyticCandidate
-      // below as a check.
+      // enumerate() lists the unroll values of one (tiles, vector, stages)
+      // next to each other, and the unroll value is the only fact they
+      // differ in (computeKernelFacts: max(1, unroll)): the facts are
+      // computed once per group (stages change the facts: pipelining, the
+      // barrier counts). The optimum is re-timed through
+      // buildAnalyticCandidate below as a check.
       ConfigAttr groupFirst;
       std::optional<MeasureCandidate> groupFacts;
       for (ConfigAttr config : *all) {
@@ -168,7 +176,8 @@ int main(int argc, char **argv) {
         enumerated.insert(candidate.getId());
         ++configs;
         if (!groupFirst || groupFirst.getTiles() != config.getTiles() ||
-            groupFirst.getVector() != config.getVector()) {
+            groupFirst.getVector() != config.getVector() ||
+            groupFirst.getStages() != config.getStages()) {
           groupFirst = config;
           FailureOr<MeasureCandidate> m =
               buildAnalyticCandidate(state, candidate, &why);

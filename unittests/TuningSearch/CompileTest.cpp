@@ -6,6 +6,8 @@
 
 #include "SearchTestUtils.h"
 
+#include "tessel/Dialect/Tessel/Transforms/BarrierCounts.h"
+#include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
 #include "tessel/Pipelines/Pipelines.h"
 #include "tessel/Tuning/Search/SearchSpace.h"
 #include "tessel/Tuning/Search/SketchRules.h"
@@ -36,6 +38,11 @@ protected:
   /// Per compiled config: the most shared memory ptxas gives one of its
   /// kernels (cubins only; -1 for PTX), and the search space's estimate.
   std::vector<int64_t> ptxasSharedBytes, estimatedSharedBytes;
+  /// Per compiled config: the barrier counts (tessel-count-barriers) of its
+  /// kernel with the most FLOPs, and their estimate from the schedule
+  /// (estimateKernelBarriers; {-1, -1} where it gives none).
+  std::vector<std::pair<int64_t, int64_t>> compiledBarriers,
+      estimatedBarriers;
   /// Sampled configs of the last compileSamples call that tessel-to-cuda
   /// rejected as too large to compile (tessel-check-kernel-size), with the
   /// loop count of its message; such a config must have more than 1024.
@@ -67,6 +74,8 @@ protected:
     hasMmaSync.clear();
     ptxasSharedBytes.clear();
     estimatedSharedBytes.clear();
+    compiledBarriers.clear();
+    estimatedBarriers.clear();
     rejectedAsTooLarge = 0;
     for (SketchAttr sketch : task.sketches) {
       sketchKinds.insert(sketch.getKind());
@@ -117,6 +126,25 @@ protected:
           mma |= object.getObject().getValue().contains("mma.sync");
         });
         EXPECT_GE(binaries, 1);
+        std::pair<int64_t, int64_t> barriers = {-1, -1};
+        double mostFlops = -1;
+        if (auto kernels = (*scheduled)->getAttrOfType<DictionaryAttr>(
+                TesselDialect::kKernelFactsAttrName))
+          for (NamedAttribute kernel : kernels)
+            if (std::optional<KernelFacts> facts = KernelFacts::fromAttribute(
+                    dyn_cast<DictionaryAttr>(kernel.getValue()));
+                facts && facts->flops > mostFlops) {
+              mostFlops = facts->flops;
+              barriers = {facts->barriersPerThread,
+                          facts->loadBarriersPerThread};
+            }
+        compiledBarriers.push_back(barriers);
+        std::optional<KernelBarrierCounts> estimate =
+            estimateKernelBarriers(task.getTargetOp(), sketch, *config,
+                                   space->getLoopNest());
+        estimatedBarriers.push_back(
+            estimate ? std::make_pair(estimate->barriers, estimate->loadBarriers)
+                     : std::make_pair(int64_t(-1), int64_t(-1)));
         compiled.push_back(*config);
         ptxasSharedBytes.push_back(shared);
         estimatedSharedBytes.push_back(space->getSharedMemoryBytes(*config));
@@ -166,6 +194,51 @@ protected:
 
 TEST_F(CompileTest, SampledMatmulConfigsCompile) {
   compileSamples(kMatmul1024, 5);
+}
+
+// Analytic fidelity charges the barriers it expects the kernel to have: on
+// sampled configs of a matmul and a batch matmul (synchronous and pipelined
+// staging), the estimate from the schedule equals what
+// --tessel-count-barriers counts in the compiled kernel; a convolution
+// (whose windows are staged in more rounds) gets no estimate.
+TEST_F(CompileTest, BarrierEstimateEqualsCompiledCount) {
+  const char *batchMatmul = R"mlir(
+func.func @f(%a: tensor<4x128x96xf32>, %b: tensor<4x96x160xf32>) -> tensor<4x128x160xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x128x160xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<4x128x160xf32>) -> tensor<4x128x160xf32>
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<4x128x96xf32>, tensor<4x96x160xf32>) outs(%init : tensor<4x128x160xf32>) -> tensor<4x128x160xf32>
+  return %0 : tensor<4x128x160xf32>
+})mlir";
+  const char *conv = R"mlir(
+func.func @f(%x: tensor<1x32x18x18xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<1x32x16x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x16x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+         ins(%x, %w : tensor<1x32x18x18xf32>, tensor<32x32x3x3xf32>) outs(%init : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  return %0 : tensor<1x32x16x16xf32>
+})mlir";
+  for (const char *source : {kMatmul1024, batchMatmul}) {
+    compileSamples(source, 10, {}, /*maxStages=*/3, "chip=sm_90 format=isa",
+                   SketchKind::MultiLevelTiling);
+    int estimated = 0, pipelined = 0;
+    for (auto [config, compiledCounts, estimate] :
+         llvm::zip(compiled, compiledBarriers, estimatedBarriers)) {
+      if (estimate.first < 0)
+        continue;
+      ++estimated;
+      pipelined += config.getStages() > 1;
+      EXPECT_EQ(estimate, compiledCounts) << source << "\n" << str(config);
+    }
+    EXPECT_GE(estimated, 8) << source;
+    EXPECT_GE(pipelined, 2) << source;
+  }
+  compileSamples(conv, 2, {}, /*maxStages=*/1, "chip=sm_90 format=isa",
+                 SketchKind::MultiLevelTiling);
+  ASSERT_FALSE(compiled.empty());
+  for (auto [config, estimate] : llvm::zip(compiled, estimatedBarriers))
+    EXPECT_EQ(estimate.first, -1) << str(config);
 }
 
 TEST_F(CompileTest, SampledConvReluConfigsCompile) {

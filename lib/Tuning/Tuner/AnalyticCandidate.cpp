@@ -6,6 +6,7 @@
 
 #include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/Transforms/BarrierCounts.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -100,6 +101,14 @@ tessel::buildAnalyticCandidate(const TaskSearchState &state,
   m.resources.registers = space.estimateRegisters(candidate.config).total();
   m.resources.sharedMemoryBytes = space.getSharedMemoryBytes(candidate.config);
   m.facts = *facts;
+  // The barriers its kernel will execute, where the schedule alone says
+  // (BarrierCounts.h): the simulated GPU charges them as it charges a
+  // compiled kernel's counts.
+  if (std::optional<KernelBarrierCounts> barriers =
+          estimateKernelBarriers(op, candidate.sketch, candidate.config, nest)) {
+    m.facts.barriersPerThread = barriers->barriers;
+    m.facts.loadBarriersPerThread = barriers->loadBarriers;
+  }
   m.planFlops = state.task ? state.task->flops : m.facts.flops;
   return m;
 }

@@ -21,9 +21,22 @@ FLOORS = {
                             "top_pick_regret": (1.3, 1.3)},
 }
 
+# The groups of the later leases (calibration-candidates-e4b0ce6.jsonl.xz,
+# judged with the device files' latencies, which never saw them): today's
+# figures, far from the targets.
+LATER_FLOORS = {
+    "h100-matmul-1024-e4b0ce6": {"spearman": (0.70, 0.90),
+                                 "top_pick_regret": (1.3, 1.3)},
+    "h100-bert-qkv-e4b0ce6": {"spearman": (0.63, 0.90),
+                              "top_pick_regret": (3.5, 1.3)},
+    "h100-bert-ffn1-e4b0ce6": {"spearman": (0.49, 0.90),
+                               "top_pick_regret": (2.4, 1.3)},
+}
+
 report = json.load(open(sys.argv[1]))
+floors = LATER_FLOORS if sys.argv[2:] == ["later"] else FLOORS
 failed = False
-for group, metrics in FLOORS.items():
+for group, metrics in floors.items():
     if group not in report:
         print(f"{group}: missing")
         failed = True

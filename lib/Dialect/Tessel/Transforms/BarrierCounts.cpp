@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/BarrierCounts.h"
+#include "tessel/Dialect/Tessel/IR/TileShape.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
 #include "tessel/Dialect/Tessel/Transforms/KnownAlignment.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
@@ -142,6 +143,28 @@ KernelBarrierCounts tessel::countKernelBarriers(gpu::LaunchOp launch) {
   BarrierCounter counter;
   counter.visitBlock(launch.getBody().front(), /*times=*/1, /*loaded=*/false);
   return counter.counts;
+}
+
+std::optional<KernelBarrierCounts>
+tessel::estimateKernelBarriers(linalg::LinalgOp op, SketchAttr sketch,
+                               ConfigAttr config, const LoopNest &nest) {
+  if (!linalg::isaContractionOpInterface(op) ||
+      sketch.getKind() != SketchKind::MultiLevelTiling ||
+      !sketch.getRegisterAccumulator() || sketch.getFusedConsumers() > 0 ||
+      !sketch.getInlined().empty())
+    return std::nullopt;
+  KernelBarrierCounts counts;
+  if (sketch.getShared().empty())
+    return counts;
+  SmallVector<SmallVector<int64_t>> tiles = getTileVectors(config);
+  int64_t steps = 1;
+  for (unsigned loop = 0; loop < nest.size(); ++loop)
+    if (nest.isReduction[loop])
+      steps *= tiles[loop].front();
+  bool pipelined = config.getStages() > 1;
+  counts.barriers = pipelined ? steps : 2 * steps;
+  counts.loadBarriers = pipelined ? 0 : steps;
+  return counts;
 }
 
 namespace {

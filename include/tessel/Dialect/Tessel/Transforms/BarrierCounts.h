@@ -17,7 +17,13 @@
 #ifndef TESSEL_DIALECT_TESSEL_TRANSFORMS_BARRIERCOUNTS_H
 #define TESSEL_DIALECT_TESSEL_TRANSFORMS_BARRIERCOUNTS_H
 
+#include "tessel/Dialect/Tessel/IR/Schedule.h"
+#include "tessel/Dialect/Tessel/IR/TesselAttrs.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+#include <optional>
 
 namespace mlir {
 namespace tessel {
@@ -44,6 +50,21 @@ struct KernelBarrierCounts {
 /// Counts the barriers of the body of `launch` (loops: `scf.for` with
 /// constant bounds, nested `scf.if` branches both visited).
 KernelBarrierCounts countKernelBarriers(gpu::LaunchOp launch);
+
+/// The counts `countKernelBarriers` gives the kernel of `op` scheduled by
+/// `sketch` and `config` under the default barrier placement
+/// (`barriers=dependences`, docs/Barriers.md), without compiling it, where
+/// they follow from the schedule alone: a contraction (matmul, batch
+/// matmul) under a `multi_level_tiling` sketch with register accumulators
+/// and no fused consumers or inlined producers. A
+/// synchronously staged kernel waits twice per step of its staging loops
+/// (after the copy, which waits for the global loads, and before the next
+/// copy overwrites the tiles), a pipelined one (`stages` > 1) once, for
+/// copies issued steps earlier; an unstaged one never. std::nullopt for
+/// other schedules (convolutions stage their windows in more rounds).
+std::optional<KernelBarrierCounts>
+estimateKernelBarriers(linalg::LinalgOp op, SketchAttr sketch,
+                       ConfigAttr config, const LoopNest &nest);
 
 } // namespace tessel
 } // namespace mlir
