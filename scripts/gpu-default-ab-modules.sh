@@ -5,7 +5,9 @@
 # output channel, unstaged), compiled for sm_90 into OUTDIR (modules and a
 # manifest for scripts/gpu-bisect-session.sh, BISECT_MODULES=OUTDIR):
 # whether session 31's default rules should stay (issue 52,
-# docs/DefaultSchedules.md).
+# docs/DefaultSchedules.md). Modules without a .previous variant (two
+# kernels, the second reading the first's output; split-K) are verified and
+# timed on their own.
 #
 #   scripts/gpu-default-ab-modules.sh OUTDIR [BUILD_DIR]
 set -euo pipefail

@@ -6,6 +6,7 @@
 
 #include "tessel/Dialect/Tessel/TransformOps/TesselTransformOps.h"
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
+#include "tessel/Dialect/Tessel/Transforms/KernelHoisting.h"
 #include "tessel/Dialect/Tessel/Transforms/PipelineStaging.h"
 #include "tessel/Dialect/Tessel/Transforms/WarpMma.h"
 #include "tessel/Dialect/Tessel/Transforms/WindowAccesses.h"
@@ -171,6 +172,25 @@ DiagnosedSilenceableFailure transform::RewriteWindowAccessesOp::apply(
 }
 
 void transform::RewriteWindowAccessesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// HoistKernelAccumulatorsOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::HoistKernelAccumulatorsOp::apply(
+    transform::TransformRewriter &, transform::TransformResults &,
+    transform::TransformState &state) {
+  for (Operation *target : state.getPayloadOps(getTarget()))
+    if (auto launch = dyn_cast<gpu::LaunchOp>(target))
+      hoistKernelAccumulators(launch);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::HoistKernelAccumulatorsOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   consumesHandle(getTargetMutable(), effects);
   modifiesPayload(effects);

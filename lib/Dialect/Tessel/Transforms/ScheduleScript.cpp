@@ -880,6 +880,18 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   // accesses. Only those kernels: the patterns do not terminate on some
   // reshaped views elsewhere.
   auto foldKernels = [&] { foldAliases(matchKernelClass(true)); };
+  // What upstream's hoisting leaves of the register kernels' accumulators
+  // because a later kernel reads their buffer through views (split-K's
+  // combining kernel, a reduction after a matmul): hoisted judging each
+  // kernel by its own accesses. Scripts of one op (tuning tasks, emitted
+  // scripts) have no later kernel and stay replayable in stock mlir-opt.
+  auto hoistKernelAccumulators = [&] {
+    if (ops.size() < 2)
+      return;
+    line(llvm::formatv("transform.tessel.hoist_kernel_accumulators {0} : "
+                       "!transform.any_op",
+                       matchKernelClass(true)));
+  };
 
   for (int64_t trips : options.unrollCounts)
     unrollCounts.insert(trips);
@@ -919,6 +931,7 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
                      "transfers {1} : (!transform.any_op) -> !transform.any_op",
                      hoisted, f));
+  hoistKernelAccumulators();
   // Then the register-level reduction loops the unroll setting allows.
   unroll(TesselDialect::kUnrollLateAttrName, lateUnrollCounts.getArrayRef(),
          root);
@@ -929,6 +942,7 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
                      "transfers {1} : (!transform.any_op) -> !transform.any_op",
                      hoisted2, hoisted));
+  hoistKernelAccumulators();
   // Tensor-core kernels: the warps' contractions become mma.sync before
   // anything lowers them.
   if (llvm::any_of(ops, [&](const ScheduledOp &op) { return isTensorCore(op); })) {

@@ -136,6 +136,28 @@ def RewriteWindowAccessesOp : Op<Transform_Dialect,
   let assemblyFormat = "$target attr-dict `:` type($target)";
 }
 
+def HoistKernelAccumulatorsOp : Op<Transform_Dialect,
+    "tessel.hoist_kernel_accumulators",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Hoists a kernel's accumulator transfers out of its loops";
+  let description = [{
+    Applies upstream's hoisting of redundant vector transfers
+    (`transform.structured.hoist_redundant_vector_transfers`) to each target
+    `gpu.launch`, judging each buffer by its uses inside that launch only:
+    upstream refuses any buffer that a view reads anywhere, and the buffer
+    a kernel accumulates into is often read through views by a later kernel
+    (split-K's combining kernel, a reduction after a matmul), which kept
+    the accumulators in global memory, a load and a store per FMA. Kernels
+    run one after another, so accesses outside the launch cannot overlap
+    its loops. For kernels whose threads own their accumulators
+    (`tessel.accumulators = 1`; docs/Materialization.md). Other targets are
+    ignored.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let assemblyFormat = "$target attr-dict `:` type($target)";
+}
+
 def ConvertToMmaSyncOp : Op<Transform_Dialect,
     "tessel.convert_to_mma_sync",
     [DeclareOpInterfaceMethods<TransformOpInterface>,
