@@ -114,7 +114,7 @@ func.func @elementwise(%x: tensor<128x768xf32>, %init: tensor<128x768xf32>) -> t
 // 8 blocks of 16 threads, each reducing whole rows). A column reduction
 // (the reduced loop is not the input's innermost dim) and a row too short
 // for a warp keep multi_level_tiling, a thread an output, with no shared
-// operand: there is no reuse.
+// operand (there is no reuse), accumulating in registers.
 // CHECK-LABEL: func @reduction
 // CHECK: linalg.generic
 // CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[128], [3, 256]], unroll = 16>, tessel.sketch = #tessel.sketch<cross_thread_reduction, "SRR">}
@@ -124,9 +124,9 @@ func.func @elementwise(%x: tensor<128x768xf32>, %init: tensor<128x768xf32>) -> t
 // CHECK: linalg.matvec
 // CHECK-SAME: tessel.config = #tessel.config<tiles = {{\[}}[512], [2, 192]], unroll = 16>, tessel.sketch = #tessel.sketch<cross_thread_reduction, "SRR">
 // CHECK: linalg.generic
-// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[48, 1, 16, 1, 1], [128, 1, 1]], unroll = 16>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">}
+// CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[48, 1, 16, 1, 1], [128, 1, 1]], unroll = 16>, tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", register_accumulator>}
 // CHECK: linalg.generic
-// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">
+// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", register_accumulator>
 // The other fills are computed by their reductions' kernels.
 // CHECK-NOT: tessel.sketch
 #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -183,9 +183,9 @@ func.func @reduction(%x: tensor<128x768xf32>, %init: tensor<128xf32>,
 // CHECK: linalg.generic
 // CHECK-SAME: attrs = {tessel.config = #tessel.config<tiles = {{\[}}[1], [4, 1024]], unroll = 16>, tessel.sketch = #tessel.sketch<cross_thread_reduction, "SRR">}
 // CHECK: linalg.generic
-// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">
+// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", register_accumulator>
 // CHECK: linalg.generic
-// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS">
+// CHECK-SAME: tessel.sketch = #tessel.sketch<multi_level_tiling, "SSSRRSRS", register_accumulator>
 #in = affine_map<(d0, d1) -> (d1)>
 #one = affine_map<(d0, d1) -> (d0)>
 func.func @reduction_to_one_element(%x: tensor<4096xf32>, %y: tensor<4093xf32>, %z: tensor<512xf32>, %init: tensor<1xf32>) -> (tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) {

@@ -178,8 +178,10 @@ func.func @f(%x: tensor<1x64x114x114xf32>, %o: tensor<1x64x56x56xf32>) -> tensor
          ins(%x, %win : tensor<1x64x114x114xf32>, tensor<3x3xf32>) outs(%o : tensor<1x64x56x56xf32>) -> tensor<1x64x56x56xf32>
   return %0 : tensor<1x64x56x56xf32>
 })mlir";
-  // The window operand is never read: no reuse, a 9-long reduction.
+  // The window operand is never read: no reuse, a 9-long reduction,
+  // accumulated in registers or in the output.
   EXPECT_EQ(str(sketchesOf(pool, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", register_accumulator>\n"
             "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
 }
 
@@ -213,9 +215,11 @@ func.func @f(%a: tensor<128x768xf32>, %o: tensor<128xf32>) -> tensor<128xf32> {
   return %0 : tensor<128xf32>
 })mlir";
   EXPECT_EQ(str(sketchesOf(sum, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", register_accumulator>\n"
             "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n"
             "#tessel.sketch<cross_thread_reduction, \"SRR\">\n");
   EXPECT_EQ(str(sketchesOf(sum, false)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", register_accumulator>\n"
             "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
 }
 
@@ -236,10 +240,13 @@ func.func @f(%a: tensor<1x12x128x128xf32>, %o: tensor<1x12x128x1xf32>) -> tensor
   module->walk([&](linalg::LinalgOp found) { op = found; });
   ASSERT_TRUE(op);
   EXPECT_EQ(str(generateSketches(op, 0)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", register_accumulator>\n"
             "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n"
             "#tessel.sketch<cross_thread_reduction, \"SRR\">\n");
   // A kept unit dim cannot reach fused consumers (Schedule.h).
   EXPECT_EQ(str(generateSketches(op, 1)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", "
+            "register_accumulator, fused_consumers = 1>\n"
             "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", "
             "fused_consumers = 1>\n");
 }
@@ -258,6 +265,7 @@ func.func @f(%a: tensor<1x64x7x7xf32>, %o: tensor<1x64xf32>) -> tensor<1x64xf32>
   return %0 : tensor<1x64xf32>
 })mlir";
   EXPECT_EQ(str(sketchesOf(pool, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", register_accumulator>\n"
             "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
   // The accumulator is combined by subtraction: no neutral element.
   constexpr const char *diff = R"mlir(
@@ -272,6 +280,7 @@ func.func @f(%a: tensor<128x768xf32>, %o: tensor<128xf32>) -> tensor<128xf32> {
   return %0 : tensor<128xf32>
 })mlir";
   EXPECT_EQ(str(sketchesOf(diff, true)),
+            "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\", register_accumulator>\n"
             "#tessel.sketch<multi_level_tiling, \"SSSRRSRS\">\n");
   linalg::LinalgOp op;
   module->walk([&](linalg::LinalgOp found) { op = found; });

@@ -122,7 +122,10 @@ tessel::generateSketches(linalg::LinalgOp op, int64_t fusedConsumers,
     }
   } else {
     // Other reductions: TVM's Skip rule, each thread reduces its outputs
-    // serially.
+    // serially, accumulating in registers (the default schedule's; a
+    // column sum or split-K's combining kernel then runs no barrier) or
+    // in the output.
+    make(SketchKind::MultiLevelTiling, {}, true);
     make(SketchKind::MultiLevelTiling, {}, false);
   }
 

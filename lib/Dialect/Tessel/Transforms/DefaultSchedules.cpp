@@ -318,7 +318,7 @@ static FailureOr<Schedule> getMultiLevelSchedule(linalg::LinalgOp op,
     return SketchAttr::get(ctx, SketchKind::MultiLevelTiling,
                            SketchAttr::getDefaultStructure(
                                SketchKind::MultiLevelTiling),
-                           sharedOperands, /*registerAccumulator=*/reuse,
+                           sharedOperands, /*registerAccumulator=*/true,
                            fusedConsumers, inlined);
   };
   SketchAttr sketch = sketchFor(shared);
