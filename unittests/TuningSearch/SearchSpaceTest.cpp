@@ -583,20 +583,68 @@ func.func @f(%x: tensor<1x128x768xf32>, %m: tensor<1x128x1xf32>) -> tensor<1x128
                            unroll, {});
   };
   // Sampled from BERT-base; it compiled in 35 s to 215,257 lines of PTX:
-  // 64 outputs x the middle reduction of 48 (unroll 64 covers it) x 16.
-  EXPECT_EQ(space->estimateUnrolledWork(config(64)), 64 * 48 * 16);
+  // 64 outputs x the middle reduction of 48 (unroll 64 covers it) x 16,
+  // each update a subtraction and a multiply-add (cost 2).
+  EXPECT_EQ(getUpdateCost(task.getTargetOp()), 2);
+  EXPECT_EQ(space->estimateUnrolledWork(config(64)), 64 * 48 * 16 * 2);
   std::string why;
   EXPECT_TRUE(failed(space->check(config(64), &why)));
-  EXPECT_EQ(why, "49152 unrolled updates per thread and staging step; at "
-                 "most 4096 compile in reasonable time");
+  EXPECT_EQ(why, "98304 unrolled multiply-adds (or their cost in other ops) "
+                 "per thread and staging step; at most 4096 compile in "
+                 "reasonable time");
   // Without unrolling the middle level: 64 x 16.
-  EXPECT_EQ(space->estimateUnrolledWork(config(16)), 64 * 16);
+  EXPECT_EQ(space->estimateUnrolledWork(config(16)), 64 * 16 * 2);
   EXPECT_TRUE(succeeded(space->check(config(16), &why))) << why;
   // Mutations of the unroll value keep to the limit.
   RandomEngine rng(1);
   for (int i = 0; i < 20; ++i)
     EXPECT_LE(space->estimateUnrolledWork(space->mutateUnroll(config(16), rng)),
               kMaxUnrolledWork);
+}
+
+TEST_F(SearchSpaceTest, UnrolledWorkCountsTranscendentals) {
+  // BERT-base's softmax denominator, a sum of exp(x - max): a schedule of
+  // 4,096 unrolled updates a thread (64 outputs x 64) compiled to 51,005
+  // lines of PTX (16,384 FMAs and 4,096 ex2) and took ptxas 35 s; a
+  // matmul's 4,096 updates are 4,096 FMAs.
+  TuningTask &task = taskOf(R"mlir(
+func.func @f(%x: tensor<12x128x128xf32>, %m: tensor<12x128xf32>) -> tensor<12x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<12x128xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<12x128xf32>) -> tensor<12x128xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i)>, affine_map<(b, i, j) -> (b, i)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %m : tensor<12x128x128xf32>, tensor<12x128xf32>) outs(%acc : tensor<12x128xf32>) {
+  ^bb0(%in: f32, %max: f32, %out: f32):
+    %d = arith.subf %in, %max : f32
+    %p = math.exp %d : f32
+    %a = arith.addf %p, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<12x128xf32>
+  return %r : tensor<12x128xf32>
+})mlir");
+  // A subtraction, an exponential (8) and an addition: 10, five FMAs.
+  EXPECT_EQ(getUpdateCost(task.getTargetOp()), 5);
+  FailureOr<SearchSpace> space = getMultiLevelSpace(
+      task, {}, /*registerAccumulator=*/true);
+  ASSERT_TRUE(succeeded(space));
+  // 8 outputs a thread; the reduction as stage x middle (unrolled) x 8.
+  auto config = [&](int64_t middle) {
+    return ConfigAttr::get(&context,
+                           SmallVector<SmallVector<int64_t>>{
+                               {1, 1, 12, 1, 1},
+                               {1, 1, 16, 8, 1},
+                               {16 / middle, middle, 8}},
+                           16, {});
+  };
+  // 8 x 8 x 8 = 512 updates, 2,560 multiply-adds: admitted; 8 x 16 x 8 =
+  // 1,024 updates (a matmul's 1,024 would be admitted), 5,120: rejected.
+  EXPECT_EQ(space->estimateUnrolledWork(config(8)), 8 * 8 * 8 * 5);
+  std::string why;
+  EXPECT_TRUE(succeeded(space->check(config(8), &why))) << why;
+  EXPECT_EQ(space->estimateUnrolledWork(config(16)), 8 * 16 * 8 * 5);
+  EXPECT_TRUE(failed(space->check(config(16), &why)));
+  EXPECT_EQ(why, "5120 unrolled multiply-adds (or their cost in other ops) "
+                 "per thread and staging step; at most 4096 compile in "
+                 "reasonable time");
 }
 
 /// A matmul small enough to enumerate.

@@ -9,6 +9,7 @@
 #include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/WindowViews.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
@@ -127,7 +128,29 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
     space.initElementBytes.push_back(getElementBytes(init.get()));
   space.vectorizable = isVectorizedByMaterialization(op);
   space.indexingMaps = op.getIndexingMapsArray();
+  space.updateCost = getUpdateCost(op);
   return space;
+}
+
+int64_t tessel::getUpdateCost(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (!body)
+    return 1;
+  // In PTX instructions, roughly: a transcendental function is a short
+  // polynomial (exp: ex2.approx and about 10 instructions around it);
+  // conversions are not counted (an f16 matmul's update is an FMA too).
+  int64_t instructions = 0;
+  for (Operation &nested : body->without_terminator())
+    if (!isa<CastOpInterface>(nested))
+      instructions +=
+        isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
+            math::Log2Op, math::Log1pOp, math::TanhOp, math::ErfOp,
+            math::PowFOp, math::SinOp, math::CosOp, math::AtanOp,
+            math::Atan2Op>(nested)
+            ? 8
+            : 1;
+  // A multiply and an add are one FMA.
+  return std::max<int64_t>(1, llvm::divideCeil(instructions, 2));
 }
 
 unsigned SearchSpace::getNumLevels(unsigned loop) const {
@@ -223,7 +246,7 @@ int64_t SearchSpace::estimateUnrolledWork(LoopTiles tiles,
     if (levels.size() > 4)
       outputs *= levels[3] * levels[4];
   }
-  return outputs * (middle <= unroll ? middle : 1) * inner;
+  return outputs * (middle <= unroll ? middle : 1) * inner * updateCost;
 }
 
 bool SearchSpace::isUnrollWithinLimits(LoopTiles tiles, int64_t unroll) const {
@@ -351,9 +374,9 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
   if (failed(checkUnrolledLoops(estimateUnrolledLoops(config), why)))
     return failure();
   if (int64_t work = estimateUnrolledWork(config); work > kMaxUnrolledWork)
-    return fail(Twine(work) + " unrolled updates per thread and staging "
-                "step; at most " + Twine(kMaxUnrolledWork) +
-                " compile in reasonable time");
+    return fail(Twine(work) + " unrolled multiply-adds (or their cost in "
+                "other ops) per thread and staging step; at most " +
+                Twine(kMaxUnrolledWork) + " compile in reasonable time");
   return checkDeviceLimits(getTileVectors(config), config.getVector(), why,
                            config.getStages());
 }

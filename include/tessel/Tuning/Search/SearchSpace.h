@@ -55,6 +55,12 @@ struct RegisterEstimate {
   }
 };
 
+/// What one update of `op`'s body costs in multiply-adds: its ops but
+/// casts, a transcendental function (exp, log, tanh, erf, ...) counted as
+/// 8, two to a multiply-add, at least 1. A matmul's or a sum's update is 1, a sum of
+/// exponentials' (softmax) 5.
+int64_t getUpdateCost(linalg::LinalgOp op);
+
 /// The configs of one sketch of one op on one device.
 class SearchSpace {
 public:
@@ -160,10 +166,11 @@ public:
   /// staging step under `config`: for a `multi_level_tiling` schedule, its
   /// outputs (virtual threads x both register levels) x the middle
   /// reduction level when the unroll setting covers it x the inner
-  /// reduction level (0 for other sketches). The fastest measured matmul
-  /// unrolls 1,024 FMAs; the space rejects configs over
-  /// kMaxUnrolledWork, which LLVM's NVPTX backend takes tens of seconds to
-  /// compile (docs/SearchSpace.md, constraint 7).
+  /// reduction level (0 for other sketches), each weighted by the cost of
+  /// the op's body in multiply-adds (getUpdateCost). The fastest measured
+  /// matmul unrolls 1,024 FMAs; the space rejects configs over
+  /// kMaxUnrolledWork, which LLVM's NVPTX backend and ptxas take tens of
+  /// seconds to compile (docs/SearchSpace.md, constraint 7).
   int64_t estimateUnrolledWork(ConfigAttr config) const;
   /// Registers of one thread under `config`, estimated.
   RegisterEstimate estimateRegisters(ConfigAttr config) const;
@@ -252,6 +259,9 @@ private:
   SmallVector<SmallVector<int64_t>> vectorCandidates;
   /// Most values of the `stages` knob (1: no knob).
   int64_t maxStages = 1;
+  /// What one update of the op's body costs, in multiply-adds
+  /// (getUpdateCost): the unit of kMaxUnrolledWork.
+  int64_t updateCost = 1;
 };
 
 } // namespace tessel

@@ -29,9 +29,9 @@ namespace tessel {
 /// rejects more: LLVM's loop passes take minutes on them); search spaces
 /// reject configs over it (SearchSpace::estimateUnrolledLoops).
 constexpr int64_t kMaxKernelLoops = 1024;
-/// Most updates the unrolled register-level code of one thread may perform
-/// per staging step (SearchSpace::estimateUnrolledWork): 4x the fastest
-/// measured matmul's 1,024 FMAs. A BERT-base schedule of 49,152 took 35 s
+/// Most work the unrolled register-level code of one thread may perform per
+/// staging step, in multiply-adds (SearchSpace::estimateUnrolledWork): 4x
+/// the fastest measured matmul's 1,024 FMAs. A BERT-base schedule of 49,152 took 35 s
 /// to compile (215,257 lines of PTX); one of 8,192, 4.5 s.
 constexpr int64_t kMaxUnrolledWork = 4096;
 
