@@ -647,13 +647,15 @@ func.func @f(%x: tensor<12x128x128xf32>, %m: tensor<12x128xf32>) -> tensor<12x12
                  "reasonable time");
 }
 
-TEST_F(SearchSpaceTest, PermutedOutputKeepsTheFusedAccumulatorInShared) {
+TEST_F(SearchSpaceTest, PermutedOutputEpilogueOnRegisters) {
   // MobileNetV3's 5x5 depthwise convolution with its fused activation: its
-  // loops (n, oh, ow, c, kh, kw) write (n, c, oh, ow), so the fused init's
-  // threads are not the ones that accumulate an element and the block's
-  // accumulator stays in shared memory. Sampled on MobileNetV3-small, this
-  // config was admitted at 167,520 bytes and the kernel needed 261,600
-  // (the 94,080-byte accumulator), more than an SM has.
+  // loops (n, oh, ow, c, kh, kw) write (n, c, oh, ow). Sampled on
+  // MobileNetV3-small, this config was admitted at 167,520 bytes and the
+  // kernel needed 261,600 (the fused init was distributed over the threads
+  // in the output's dim order, so the 94,080-byte shared accumulator
+  // stayed). The init now follows the op's thread mapping and the kernel
+  // uses the estimate's 167,520 bytes
+  // (test/Pipelines/tessel-to-cuda-permuted-output-epilogue.mlir).
   TuningTask &task = taskOf(R"mlir(
 func.func @f(%x: tensor<1x120x18x18xf32>, %w: tensor<120x5x5xf32>) -> tensor<1x120x14x14xf32> {
   %zero = arith.constant 0.0 : f32
@@ -685,9 +687,7 @@ func.func @f(%x: tensor<1x120x18x18xf32>, %w: tensor<120x5x5xf32>) -> tensor<1x1
                                         {1, 5, 1},
                                         {1, 5, 1}},
       512, {2, 1});
-  EXPECT_EQ(space->getSharedMemoryBytes(config), 261600);
-  std::string why;
-  EXPECT_TRUE(failed(space->check(config, &why)));
+  EXPECT_EQ(space->getSharedMemoryBytes(config), 167520);
 }
 
 /// A matmul small enough to enumerate.

@@ -128,21 +128,8 @@ bool tessel::readsWindowViews(linalg::LinalgOp op, SketchAttr sketch,
 bool tessel::hasRegisterEpilogue(bool vectorizable, ArrayRef<AffineMap> maps,
                                  SketchAttr sketch, LoopTiles tiles) {
   if (sketch.getKind() != SketchKind::MultiLevelTiling ||
-      !sketch.getRegisterAccumulator() || sketch.getFusedConsumers() == 0 ||
-      maps.empty())
+      !sketch.getRegisterAccumulator() || sketch.getFusedConsumers() == 0)
     return false;
-  // The fused init is distributed over the threads in the order of the
-  // output's dims, the op in the order of its loops: when the output
-  // permutes the loops (a depthwise convolution's (n, oh, ow, c) loops
-  // write (n, c, oh, ow)), a thread's accumulators are elements another
-  // thread initialised, and the shared copy stays.
-  int64_t previous = -1;
-  for (AffineExpr result : maps.back().getResults()) {
-    auto dim = dyn_cast<AffineDimExpr>(result);
-    if (!dim || static_cast<int64_t>(dim.getPosition()) <= previous)
-      return false;
-    previous = dim.getPosition();
-  }
   return vectorizable || readsWindowViews(maps, sketch, tiles);
 }
 

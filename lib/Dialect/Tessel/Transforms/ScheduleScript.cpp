@@ -150,6 +150,24 @@ private:
           llvm::formatv("#gpu.{0}<linear_dim_{1}>", kind, count - 1 - i));
     return "[" + llvm::join(dims, ", ") + "]";
   }
+  /// The mapping of a forall tiling `sizes` of an op whose dims are the
+  /// scheduled op's loops `loopMap`: the op's innermost loop is the fastest
+  /// linear dim, whatever the order of the dims, so that a fused init or
+  /// consumer gives each thread the elements the op gives it (an output
+  /// that permutes the loops: a depthwise nchw_chw convolution's).
+  std::string linearMapping(StringRef kind, ArrayRef<unsigned> loopMap,
+                            const SizeList &sizes) {
+    SmallVector<unsigned> tiled;
+    for (auto [l, entry] : llvm::zip(loopMap, sizes.entries))
+      if (entry != "0")
+        tiled.push_back(l);
+    SmallVector<std::string> dims;
+    for (unsigned l : tiled) {
+      unsigned faster = llvm::count_if(tiled, [&](unsigned o) { return o > l; });
+      dims.push_back(llvm::formatv("#gpu.{0}<linear_dim_{1}>", kind, faster));
+    }
+    return "[" + llvm::join(dims, ", ") + "]";
+  }
 
   std::string tileForall(StringRef target, const SizeList &sizes,
                          StringRef kind, std::string &forall);
@@ -570,12 +588,19 @@ std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
         tileKnob(op, firstSpace, threadLevel + 1, "thread_tile");
     ++sizes.numParams;
   }
-  std::string forall;
   bool boundary = llvm::any_of(loopMap, [&](unsigned l) {
     return hasBoundaryBlocks(op, l);
   });
-  if (!boundary)
-    return tileForall(current, sizes, "thread", forall);
+  if (!boundary) {
+    std::string tiled = fresh("tiled"), forall = fresh("forall");
+    line(llvm::formatv(
+        "{0}, {1} = transform.structured.tile_using_forall {2} tile_sizes {3} "
+        "(mapping = {4}) : ({5}) -> (!transform.any_op, !transform.any_op)",
+        tiled, forall, current, sizes.str(),
+        linearMapping("thread", loopMap, sizes), sizes.types()));
+    return tiled;
+  }
+  std::string forall;
   // A boundary block's tile is smaller than the block: split it over the
   // block's threads by count (the threads past its end get empty tiles),
   // so that the forall keeps its static thread count.
@@ -592,7 +617,7 @@ std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
       "{0}, {1} = transform.structured.tile_using_forall {2} num_threads {3} "
       "(mapping = {4}) : ({5}) -> (!transform.any_op, !transform.any_op)",
       tiled, forall, current, counts.str(),
-      linearMapping("thread", counts.numNonZero()), counts.types()));
+      linearMapping("thread", loopMap, counts), counts.types()));
   return tiled;
 }
 

@@ -57,10 +57,11 @@ bool readsWindowViews(ArrayRef<AffineMap> maps, SketchAttr sketch,
 /// fused init) takes no shared memory: a multi_level_tiling sketch with
 /// register accumulators and fused consumers whose innermost tile
 /// vectorizes (`vectorizable`: isVectorizedByMaterialization; or through
-/// window views) and whose output lists its loops in loop order (the fused
-/// init's threads then own the op's elements). `--tessel-forward-accumulators`
-/// then removes the shared copy of the accumulators. Tensor-core kernels
-/// keep it (their fragments are not the epilogue's per-thread layout).
+/// window views). `--tessel-forward-accumulators` then removes the shared
+/// copy of the accumulators (the fused init and consumers are distributed
+/// over the threads as the op is, also when its output permutes its loops).
+/// Tensor-core kernels keep it (their fragments are not the epilogue's
+/// per-thread layout).
 bool hasRegisterEpilogue(bool vectorizable, ArrayRef<AffineMap> maps,
                          SketchAttr sketch, LoopTiles tiles);
 /// The same, asking upstream's vectorizer about `op`.
