@@ -171,6 +171,12 @@ private:
 
   std::string tileForall(StringRef target, const SizeList &sizes,
                          StringRef kind, std::string &forall);
+  /// `tile_using_forall` of `target` by `sizes` as `clause` ("tile_sizes"
+  /// or "num_threads") with `mapping`; sets `forall` to the loop's handle
+  /// and returns the tiled op's.
+  std::string tileForallMapped(StringRef target, StringRef clause,
+                               const SizeList &sizes, StringRef mapping,
+                               std::string &forall);
   std::string tileFor(StringRef target, const SizeList &sizes,
                       SmallVectorImpl<std::string> &loops);
   /// Marks `loops` for full unrolling: `late` loops are unrolled after
@@ -332,12 +338,19 @@ std::string ScriptWriter::knob(const ScheduledOp &op, StringRef name,
 
 std::string ScriptWriter::tileForall(StringRef target, const SizeList &sizes,
                                      StringRef kind, std::string &forall) {
+  return tileForallMapped(target, "tile_sizes", sizes,
+                          linearMapping(kind, sizes.numNonZero()), forall);
+}
+
+std::string ScriptWriter::tileForallMapped(StringRef target, StringRef clause,
+                                           const SizeList &sizes,
+                                           StringRef mapping,
+                                           std::string &forall) {
   std::string tiled = fresh("tiled"), loop = fresh("forall");
   line(llvm::formatv(
-      "{0}, {1} = transform.structured.tile_using_forall {2} tile_sizes {3} "
-      "(mapping = {4}) : ({5}) -> (!transform.any_op, !transform.any_op)",
-      tiled, loop, target, sizes.str(),
-      linearMapping(kind, sizes.numNonZero()), sizes.types()));
+      "{0}, {1} = transform.structured.tile_using_forall {2} {3} {4} "
+      "(mapping = {5}) : ({6}) -> (!transform.any_op, !transform.any_op)",
+      tiled, loop, target, clause, sizes.str(), mapping, sizes.types()));
   forall = loop;
   return tiled;
 }
@@ -588,19 +601,13 @@ std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
         tileKnob(op, firstSpace, threadLevel + 1, "thread_tile");
     ++sizes.numParams;
   }
+  std::string forall;
   bool boundary = llvm::any_of(loopMap, [&](unsigned l) {
     return hasBoundaryBlocks(op, l);
   });
-  if (!boundary) {
-    std::string tiled = fresh("tiled"), forall = fresh("forall");
-    line(llvm::formatv(
-        "{0}, {1} = transform.structured.tile_using_forall {2} tile_sizes {3} "
-        "(mapping = {4}) : ({5}) -> (!transform.any_op, !transform.any_op)",
-        tiled, forall, current, sizes.str(),
-        linearMapping("thread", loopMap, sizes), sizes.types()));
-    return tiled;
-  }
-  std::string forall;
+  if (!boundary)
+    return tileForallMapped(current, "tile_sizes", sizes,
+                            linearMapping("thread", loopMap, sizes), forall);
   // A boundary block's tile is smaller than the block: split it over the
   // block's threads by count (the threads past its end get empty tiles),
   // so that the forall keeps its static thread count.
@@ -611,14 +618,8 @@ std::string ScriptWriter::writeThreadLevel(const ScheduledOp &op,
     return knob(op, llvm::formatv("d{0}.threads", l).str(),
                 levels(op, l)[threadLevel], {levels(op, l)[threadLevel]});
   });
-  std::string tiled = fresh("tiled");
-  forall = fresh("forall");
-  line(llvm::formatv(
-      "{0}, {1} = transform.structured.tile_using_forall {2} num_threads {3} "
-      "(mapping = {4}) : ({5}) -> (!transform.any_op, !transform.any_op)",
-      tiled, forall, current, counts.str(),
-      linearMapping("thread", loopMap, counts), counts.types()));
-  return tiled;
+  return tileForallMapped(current, "num_threads", counts,
+                          linearMapping("thread", loopMap, counts), forall);
 }
 
 std::string ScriptWriter::writeWarpLevel(const ScheduledOp &op,
