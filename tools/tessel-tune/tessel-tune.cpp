@@ -155,6 +155,13 @@ static OptionFlag<bool> allowTf32(
              "in TF32 (inputs rounded to a 10-bit mantissa: results differ "
              "from strict fp32; compile the tuned model with allow-tf32)"),
     cl::cat(category));
+static OptionFlag<bool> checkCompiles(
+    "check-compiles", cl::location(options.checkCompiles),
+    cl::desc("Under sim-fidelity=analytic: also compile every candidate "
+             "(pipeline and ptxas); one the compiler rejects is a "
+             "compile_error (\"admitted by the search space, does not "
+             "compile: ...\"). Times stay analytic"),
+    cl::cat(category));
 static OptionFlag<std::string> taskEquality(
     "task-equality", cl::location(options.taskEquality),
     cl::desc("Which kernels are one task: structural (default), or "
@@ -236,7 +243,7 @@ static SmallVector<cl::Option *> getRunFlags() {
           &features,    &trials,          &perRound,    &scheduler,
           &resume,      &timeLimit,       &seed,        &simNoise,
           &simFidelity, &simTrialSeconds, &maxStages,   &tensorCores,
-          &allowTf32,   &minTimeMs,       &taskEquality};
+          &allowTf32,   &minTimeMs,       &taskEquality, &checkCompiles};
 }
 
 /// Whether the command line asks for a tuning run, rather than only for the

@@ -58,6 +58,12 @@ TEST(TuneOptionsTest, ErrorsNameTheOption) {
   EXPECT_EQ(verifyError(options),
             "sim-fidelity=analytic needs a sim:<device> measurer");
   options = TuneOptions();
+  options.checkCompiles = true;
+  EXPECT_EQ(verifyError(options),
+            "check-compiles needs sim-fidelity=analytic");
+  options.simFidelity = "analytic";
+  EXPECT_EQ(verifyError(options), "");
+  options = TuneOptions();
   options.scheduler = "fifo";
   EXPECT_EQ(verifyError(options),
             "scheduler=fifo is not one of: gradient, round-robin");
@@ -114,6 +120,7 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   TuneOptions defaults;
   llvm::json::Object json = defaults.toJSON();
   EXPECT_EQ(json.find("allow_tf32"), json.end());
+  EXPECT_EQ(json.find("check_compiles"), json.end());
   EXPECT_EQ(json.find("tensor_cores"), json.end());
   // max_stages is written unless it is 1, the default before double
   // buffering was (session 29): options stored without it read as 1.
@@ -134,6 +141,7 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   options.maxStages = 3;
   options.cudaMinTimeMs = 20;
   options.taskEquality = "ignore-float-constants";
+  options.checkCompiles = true;
   json = options.toJSON();
   EXPECT_EQ(json.getBoolean("allow_tf32"), true);
   auto back = TuneOptions::fromJSON(llvm::json::Value(std::move(json)));
@@ -143,6 +151,7 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   EXPECT_EQ(back->maxStages, 3);
   EXPECT_EQ(back->cudaMinTimeMs, 20);
   EXPECT_EQ(back->taskEquality, "ignore-float-constants");
+  EXPECT_TRUE(back->checkCompiles);
   auto wrong = TuneOptions::fromJSON(llvm::json::Object{{"allow_tf32", 1}});
   ASSERT_FALSE(static_cast<bool>(wrong));
   EXPECT_EQ(llvm::toString(wrong.takeError()),

@@ -53,6 +53,9 @@ public:
     }
     return built;
   }
+  void prepare(ArrayRef<TaskCandidate> jobs) override {
+    (void)compiler.compile(jobs);
+  }
   bool compiles() const override { return true; }
   int64_t getCompiledCount() const override {
     return compiler.getCompiledCount();
@@ -154,6 +157,53 @@ private:
   JobLimits limits;
   llvm::StringMap<std::string> kernelErrors;
 };
+
+/// Analytic candidates, each also compiled: the check that the analytic
+/// space admits only what the compiler accepts.
+class CompileCheckedBuilder : public CandidateBuilder {
+public:
+  CompileCheckedBuilder(std::unique_ptr<CandidateBuilder> analytic,
+                        std::unique_ptr<CandidateBuilder> compiling)
+      : analytic(std::move(analytic)), compiling(std::move(compiling)) {}
+
+  std::vector<BuiltCandidate>
+  build(const TaskSearchState &state, ArrayRef<Candidate> candidates,
+        std::shared_ptr<const ReferenceData> reference) override {
+    std::vector<BuiltCandidate> built =
+        analytic->build(state, candidates, reference);
+    std::vector<Candidate> admitted;
+    std::vector<size_t> admittedIndex;
+    for (auto [index, b] : llvm::enumerate(built)) {
+      if (!b.candidate)
+        continue;
+      admitted.push_back(candidates[index]);
+      admittedIndex.push_back(index);
+    }
+    if (admitted.empty())
+      return built;
+    std::vector<BuiltCandidate> compiled =
+        compiling->build(state, admitted, /*reference=*/nullptr);
+    for (auto [i, c] : llvm::enumerate(compiled)) {
+      if (c.candidate)
+        continue;
+      BuiltCandidate &b = built[admittedIndex[i]];
+      b.candidate.reset();
+      b.error = (kNotCompiledPrefix + c.error).str();
+    }
+    return built;
+  }
+  void prepare(ArrayRef<TaskCandidate> jobs) override {
+    compiling->prepare(jobs);
+  }
+  bool compiles() const override { return false; }
+  int64_t getCompiledCount() const override {
+    return compiling->getCompiledCount();
+  }
+
+private:
+  std::unique_ptr<CandidateBuilder> analytic;
+  std::unique_ptr<CandidateBuilder> compiling;
+};
 } // namespace
 
 std::unique_ptr<CandidateBuilder>
@@ -167,4 +217,11 @@ mlir::tessel::createCompilingBuilder(const DialectRegistry &registry,
 std::unique_ptr<CandidateBuilder>
 mlir::tessel::createAnalyticBuilder(JobLimits limits) {
   return std::make_unique<AnalyticBuilder>(limits);
+}
+
+std::unique_ptr<CandidateBuilder> mlir::tessel::createCompileCheckedBuilder(
+    std::unique_ptr<CandidateBuilder> analytic,
+    std::unique_ptr<CandidateBuilder> compiling) {
+  return std::make_unique<CompileCheckedBuilder>(std::move(analytic),
+                                                 std::move(compiling));
 }

@@ -72,19 +72,36 @@ static CompiledCandidate compileOne(MLIRContext &context, StringRef text,
 
 std::vector<CompiledCandidate>
 CandidateCompiler::compile(TuningTask &task, ArrayRef<Candidate> candidates) {
-  std::vector<CompiledCandidate> results(candidates.size());
-  std::vector<std::string> texts(candidates.size());
-  std::vector<std::string> keys(candidates.size());
+  std::vector<TaskCandidate> jobs;
+  for (const Candidate &candidate : candidates)
+    jobs.push_back({&task, &candidate});
+  return compile(jobs);
+}
+
+std::vector<CompiledCandidate>
+CandidateCompiler::compile(ArrayRef<TaskCandidate> jobs) {
+  std::vector<CompiledCandidate> results(jobs.size());
+  std::vector<std::string> texts(jobs.size());
+  std::vector<std::string> keys(jobs.size());
   std::vector<size_t> todo;
-  for (auto [index, candidate] : llvm::enumerate(candidates)) {
-    keys[index] = task.workloadKey + "\n" + candidate.getKey();
+  llvm::StringMap<size_t> firstOfKey;
+  std::vector<std::pair<size_t, size_t>> repeats;
+  for (auto [index, job] : llvm::enumerate(jobs)) {
+    const Candidate &candidate = *job.candidate;
+    keys[index] = job.task->workloadKey + "\n" + candidate.getKey();
     auto it = cache.find(keys[index]);
     if (it != cache.end()) {
       results[index] = it->second;
       continue;
     }
+    // The same schedule twice in one call compiles once.
+    auto [first, inserted] = firstOfKey.try_emplace(keys[index], index);
+    if (!inserted) {
+      repeats.push_back({index, first->second});
+      continue;
+    }
     OwningOpRef<ModuleOp> module =
-        applySchedule(task, candidate.sketch, candidate.config);
+        applySchedule(*job.task, candidate.sketch, candidate.config);
     llvm::raw_string_ostream os(texts[index]);
     module->print(os);
     todo.push_back(index);
@@ -131,6 +148,8 @@ CandidateCompiler::compile(TuningTask &task, ArrayRef<Candidate> candidates) {
   }
   for (size_t index : todo)
     cache[keys[index]] = results[index];
+  for (auto [index, first] : repeats)
+    results[index] = results[first];
   compiled += todo.size();
   return results;
 }

@@ -44,6 +44,11 @@ public:
   virtual std::vector<BuiltCandidate>
   build(const TaskSearchState &state, llvm::ArrayRef<Candidate> candidates,
         std::shared_ptr<const ReferenceData> reference) = 0;
+  /// Builds now, all together, candidates that later build() calls will
+  /// ask for (the default schedule of every task before the search starts):
+  /// a builder that compiles compiles them in parallel and caches them;
+  /// the others do nothing. Changes no result.
+  virtual void prepare(llvm::ArrayRef<TaskCandidate> jobs) {}
   /// Whether candidates are compiled (false: analytic facts only).
   virtual bool compiles() const = 0;
   /// Candidates compiled so far (not served from a cache).
@@ -64,6 +69,19 @@ createCompilingBuilder(const DialectRegistry &registry, std::string chip,
 /// (buildAnalyticCandidate). The kernels it makes to check a candidate
 /// near the kernel-size limit are made in a child process within `limits`.
 std::unique_ptr<CandidateBuilder> createAnalyticBuilder(JobLimits limits = {});
+
+/// How the message of a candidate that `analytic` admitted and `compiling`
+/// rejected starts (createCompileCheckedBuilder).
+inline constexpr llvm::StringLiteral kNotCompiledPrefix =
+    "admitted by the search space, does not compile: ";
+
+/// The candidates of `analytic` (facts without compiling), each of which is
+/// also compiled by `compiling`: one that does not compile is an error
+/// starting with kNotCompiledPrefix, one that does keeps its analytic
+/// facts (TuneOptions::checkCompiles).
+std::unique_ptr<CandidateBuilder>
+createCompileCheckedBuilder(std::unique_ptr<CandidateBuilder> analytic,
+                            std::unique_ptr<CandidateBuilder> compiling);
 
 } // namespace tessel
 } // namespace mlir

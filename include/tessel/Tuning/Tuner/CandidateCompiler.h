@@ -49,6 +49,9 @@ public:
   /// One result per candidate, in order.
   std::vector<CompiledCandidate> compile(TuningTask &task,
                                          llvm::ArrayRef<Candidate> candidates);
+  /// One result per job, in order: candidates of several tasks compiled
+  /// together (`processes` at a time across all of them).
+  std::vector<CompiledCandidate> compile(llvm::ArrayRef<TaskCandidate> jobs);
 
   /// Candidates compiled (not served from the cache) so far.
   int64_t getCompiledCount() const { return compiled; }

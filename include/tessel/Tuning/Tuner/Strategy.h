@@ -45,6 +45,12 @@ struct Candidate {
   std::pair<Attribute, Attribute> getId() const { return {sketch, config}; }
 };
 
+/// A candidate of a task (to compile several tasks' candidates together).
+struct TaskCandidate {
+  TuningTask *task;
+  const Candidate *candidate;
+};
+
 /// A measured candidate.
 struct Trial {
   Candidate candidate;

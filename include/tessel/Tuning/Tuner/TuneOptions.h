@@ -36,6 +36,13 @@ struct TuneOptions {
   /// Under sim:<device>: "compiled" (compile each candidate, time it with
   /// ptxas's resources) or "analytic" (time the schedule from its facts).
   std::string simFidelity = "compiled";
+  /// Under analytic fidelity: also compile every candidate the analytic
+  /// builder admits (the whole pipeline and ptxas) and record one that does
+  /// not compile as a compile_error whose message starts with
+  /// kNotCompiledPrefix. Times stay analytic, so a run whose candidates all
+  /// compile has the records of the same run without the check. A check
+  /// that the space's rules are the compiler's (docs/Tuning.md).
+  bool checkCompiles = false;
   /// Relative standard deviation of the simulator's noise.
   double simNoise = 0.02;
   /// Under analytic fidelity: seconds of a virtual clock charged per

@@ -48,6 +48,9 @@ llvm::Error TuneOptions::verify() const {
   if (simFidelity != "compiled" && simFidelity != "analytic")
     return llvm::createStringError("sim-fidelity=" + simFidelity +
                                    " is not one of: compiled, analytic");
+  if (checkCompiles && simFidelity != "analytic")
+    return llvm::createStringError(
+        "check-compiles needs sim-fidelity=analytic");
   bool simulated = queued ? llvm::StringRef(queueTarget).starts_with("sim:")
                           : measure != "cuda";
   if (simFidelity == "analytic" && !simulated)
@@ -126,6 +129,8 @@ llvm::json::Object TuneOptions::toJSON() const {
     object["queue_target"] = queueTarget;
   if (allowTf32)
     object["allow_tf32"] = true;
+  if (checkCompiles)
+    object["check_compiles"] = true;
   if (taskEquality != "structural")
     object["task_equality"] = taskEquality;
   if (cudaMinTimeMs != 100)
@@ -210,6 +215,11 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
     } else if (name == "allow_tf32") {
       if (std::optional<bool> b = field.getAsBoolean())
         options.allowTf32 = *b;
+      else
+        error = wrongType(name, "a boolean");
+    } else if (name == "check_compiles") {
+      if (std::optional<bool> b = field.getAsBoolean())
+        options.checkCompiles = *b;
       else
         error = wrongType(name, "a boolean");
     } else if (name == "resume") {

@@ -206,12 +206,18 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
     JobLimits limits;
     limits.memoryMiB = options.compileMemoryMiB;
     limits.timeoutSeconds = options.compileTimeout;
-    ownedBuilder =
-        analytic
-            ? createAnalyticBuilder(limits)
-            : createCompilingBuilder(model->getContext()->getDialectRegistry(),
-                                     device.chip, options.cudaPath, processes,
-                                     limits);
+    auto compiling = [&] {
+      return createCompilingBuilder(model->getContext()->getDialectRegistry(),
+                                    device.chip, options.cudaPath, processes,
+                                    limits);
+    };
+    if (!analytic)
+      ownedBuilder = compiling();
+    else if (options.checkCompiles)
+      ownedBuilder = createCompileCheckedBuilder(createAnalyticBuilder(limits),
+                                                 compiling());
+    else
+      ownedBuilder = createAnalyticBuilder(limits);
     builder = ownedBuilder.get();
   }
   result.compiled = builder->compiles();
@@ -386,8 +392,11 @@ llvm::Error Tuner::restore() {
 }
 
 void Tuner::measureDefaults() {
+  std::vector<std::optional<Candidate>> defaults(runs.size());
+  std::vector<TaskCandidate> toBuild;
   for (auto [index, run] : llvm::enumerate(runs)) {
-    std::optional<Candidate> fallback = getDefaultCandidate(*run.state.task);
+    std::optional<Candidate> &fallback = defaults[index];
+    fallback = getDefaultCandidate(*run.state.task);
     if (!fallback)
       continue;
     for (auto [i, space] : llvm::enumerate(run.state.spaces))
@@ -399,6 +408,16 @@ void Tuner::measureDefaults() {
       if (trial.candidate.getId() == key && trial.result.isOk())
         run.result.defaultLatencyUs = trial.result.timing.medianUs;
     if (run.state.seen.contains(key))
+      fallback.reset();
+    else
+      toBuild.push_back({run.state.task, &*fallback});
+  }
+  // Every task's default compiles at once, on every core; measured below
+  // one task at a time as before.
+  builder->prepare(toBuild);
+  for (auto [index, run] : llvm::enumerate(runs)) {
+    std::optional<Candidate> &fallback = defaults[index];
+    if (!fallback)
       continue;
     std::vector<Trial> baseline = measureBatch(index, *fallback, false);
     for (Trial &trial : baseline) {
@@ -538,7 +557,11 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
   std::string built =
       compiled
           ? llvm::formatv("{0} compiled", compiledCount).str()
-          : llvm::formatv("analytic, none compiled; virtual clock {0:F1} s",
+          : llvm::formatv("analytic, {0} compiled; virtual clock {1:F1} s",
+                          compiledCount ? llvm::formatv("{0} checked by being",
+                                                        compiledCount)
+                                              .str()
+                                        : std::string("none"),
                           virtualSeconds)
                 .str();
   if (double weighted = getWeightedLatencyUs(); weighted > 0)
