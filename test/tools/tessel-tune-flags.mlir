@@ -18,7 +18,7 @@
 // RUN: not tessel-tune %s --strategy="evolutionary diversity-filter=0.5" --db=%t.db 2>&1 | FileCheck %s --check-prefix=DIVERSITY
 // DIVERSITY: tessel-tune: strategy 'evolutionary': diversity-filter=0.5 is out of range: 0 (off) or at least 1
 // RUN: not tessel-tune %s --scheduler=fifo --db=%t.db 2>&1 | FileCheck %s --check-prefix=SCHED
-// SCHED: tessel-tune: scheduler=fifo is not one of: gradient, round-robin
+// SCHED: tessel-tune: scheduler=fifo is not one of: gradient, gradient-share, round-robin
 // RUN: test ! -e %t.db
 //
 // --help lists Tessel's options, not the LLVM backends' flags; the

@@ -95,7 +95,11 @@ static OptionFlag<int64_t> perRound(
     cl::cat(category));
 static OptionFlag<std::string> scheduler("scheduler",
                                          cl::location(options.scheduler),
-                                         cl::desc("gradient or round-robin"),
+                                         cl::desc("gradient-share (default: "
+                                                  "warm-up by share of the "
+                                                  "model's time), gradient "
+                                                  "(Ansor's task order) or "
+                                                  "round-robin"),
                                          cl::cat(category));
 static Flag<std::string> dbPath("db", cl::init("tessel-records.db"),
                                 cl::desc("Records database (SQLite)"),

@@ -66,7 +66,8 @@ TEST(TuneOptionsTest, ErrorsNameTheOption) {
   options = TuneOptions();
   options.scheduler = "fifo";
   EXPECT_EQ(verifyError(options),
-            "scheduler=fifo is not one of: gradient, round-robin");
+            "scheduler=fifo is not one of: gradient, gradient-share, "
+            "round-robin");
   options = TuneOptions();
   options.timeLimit = -1;
   EXPECT_EQ(verifyError(options),

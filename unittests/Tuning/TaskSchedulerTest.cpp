@@ -51,6 +51,30 @@ TEST(TaskSchedulerTest, SeededTasksStillGetTheirWarmUpRound) {
   EXPECT_DOUBLE_EQ(scheduler.getObjective(), 500 + 5 + 500);
 }
 
+TEST(TaskSchedulerTest, ShareWarmUpStartsWhereTheModelsTimeIs) {
+  // Defaults known before the first round: shares 10, 2 x 100 and 1000 us;
+  // task 3 has no working default (infinite share). gradient-share warms
+  // them up 3, 2, 1, 0; Ansor's order would be 0, 1, 2, 3.
+  TaskSchedulerOptions options;
+  options.kind = TaskSchedulerOptions::Kind::GradientShare;
+  std::vector<SchedulerTask> tasks = {
+      {1, 1e6, "a"}, {2, 1e6, "a"}, {1, 1e6, "a"}, {1, 1e6, "b"}};
+  TaskScheduler scheduler(tasks, options);
+  scheduler.seed(0, 10);
+  scheduler.seed(1, 100);
+  scheduler.seed(2, 1000);
+  for (size_t expected : {3u, 2u, 1u, 0u}) {
+    EXPECT_EQ(scheduler.next(), expected);
+    scheduler.update(expected, 5);
+  }
+  EXPECT_EQ(scheduler.getRounds(), (std::vector<int>{1, 1, 1, 1}));
+  // Equal shares keep the task order.
+  TaskScheduler ties({{1, 1e6, "a"}, {1, 1e6, "a"}}, options);
+  ties.seed(0, 50);
+  ties.seed(1, 50);
+  EXPECT_EQ(ties.next(), 0u);
+}
+
 TEST(TaskSchedulerTest, RoundRobinSplitsEvenly) {
   TaskSchedulerOptions options;
   options.kind = TaskSchedulerOptions::Kind::RoundRobin;
@@ -114,6 +138,8 @@ TEST(TaskSchedulerTest, TasksWithoutAWorkingConfigComeFirst) {
 TEST(TaskSchedulerTest, ParsesKinds) {
   EXPECT_EQ(parseTaskSchedulerKind("gradient"),
             TaskSchedulerOptions::Kind::Gradient);
+  EXPECT_EQ(parseTaskSchedulerKind("gradient-share"),
+            TaskSchedulerOptions::Kind::GradientShare);
   EXPECT_EQ(parseTaskSchedulerKind("round-robin"),
             TaskSchedulerOptions::Kind::RoundRobin);
   EXPECT_FALSE(parseTaskSchedulerKind("fifo").has_value());

@@ -20,6 +20,7 @@ std::optional<TaskSchedulerOptions::Kind>
 tessel::parseTaskSchedulerKind(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<TaskSchedulerOptions::Kind>>(name)
       .Case("gradient", TaskSchedulerOptions::Kind::Gradient)
+      .Case("gradient-share", TaskSchedulerOptions::Kind::GradientShare)
       .Case("round-robin", TaskSchedulerOptions::Kind::RoundRobin)
       .Default(std::nullopt);
 }
@@ -85,10 +86,19 @@ size_t TaskScheduler::next() {
   size_t n = tasks.size();
   if (options.kind == TaskSchedulerOptions::Kind::RoundRobin)
     return roundRobin++ % n;
-  // Warm-up: every task once, in order.
-  for (size_t i = 0; i < n; ++i)
-    if (rounds[i] == 0)
+  // Warm-up: every task once, in order (Ansor) or largest share first.
+  std::optional<size_t> warmUp;
+  for (size_t i = 0; i < n; ++i) {
+    if (rounds[i] != 0)
+      continue;
+    if (options.kind == TaskSchedulerOptions::Kind::Gradient)
       return i;
+    if (!warmUp || tasks[i].weight * best(i) > tasks[*warmUp].weight *
+                                                   best(*warmUp))
+      warmUp = i;
+  }
+  if (warmUp)
+    return *warmUp;
   double draw = static_cast<double>(nextRandom() >> 11) * 0x1.0p-53;
   if (draw < options.epsilon)
     return nextRandom() % n;

@@ -17,7 +17,12 @@
 // with t_i the rounds task i had, dt the backward window, C_i its FLOPs,
 // N(i) the tasks of its group (same op kind) and V_k their best throughput.
 // Every task first gets one round (warm-up); with probability epsilon a
-// random task is picked. Round robin is the alternative.
+// random task is picked. Ansor warms the tasks up in model order, so under a
+// budget below tasks x round size the tasks late in the order, often the
+// heaviest, are never tuned; `gradient-share` warms them up in order of
+// their share of the model's time instead (weight x best latency known
+// before any round: the default schedule's). Round robin is the
+// alternative.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,7 +52,15 @@ struct SchedulerTask {
 
 /// Options of the scheduler; the defaults are Ansor's.
 struct TaskSchedulerOptions {
-  enum class Kind { Gradient, RoundRobin };
+  enum class Kind {
+    /// Ansor's: warm-up in task order, then the gradient rule.
+    Gradient,
+    /// Warm-up by share of the model's time (largest weight x best latency
+    /// first; a task with no working schedule counts as infinite), then the
+    /// gradient rule.
+    GradientShare,
+    RoundRobin
+  };
   Kind kind = Kind::Gradient;
   double alpha = 0.2;
   double beta = 2;
@@ -58,7 +71,7 @@ struct TaskSchedulerOptions {
   uint64_t seed = 0;
 };
 
-/// Parses "gradient" or "round-robin".
+/// Parses "gradient", "gradient-share" or "round-robin".
 std::optional<TaskSchedulerOptions::Kind>
 parseTaskSchedulerKind(llvm::StringRef name);
 

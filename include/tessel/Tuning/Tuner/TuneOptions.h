@@ -55,8 +55,10 @@ struct TuneOptions {
   /// Stop after this many seconds; 0: no limit.
   double timeLimit = 0;
   uint64_t seed = 0;
-  /// The task scheduler: "gradient" or "round-robin".
-  std::string scheduler = "gradient";
+  /// The task scheduler: "gradient-share" (the gradient rule after a
+  /// warm-up in order of the tasks' share of the model's time), "gradient"
+  /// (Ansor's: warm-up in task order) or "round-robin".
+  std::string scheduler = "gradient-share";
   /// The strategy with its options: "evolutionary population=2048".
   std::string strategy = "evolutionary";
   /// The cost model and features with their options; empty: the strategy's

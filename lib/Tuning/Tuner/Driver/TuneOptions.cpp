@@ -78,7 +78,8 @@ llvm::Error TuneOptions::verify() const {
                                    "ignore-float-constants");
   if (!parseTaskSchedulerKind(scheduler))
     return llvm::createStringError("scheduler=" + scheduler +
-                                   " is not one of: gradient, round-robin");
+                                   " is not one of: gradient, gradient-share, "
+                                   "round-robin");
   if (jobs < 0)
     return outOfRange("jobs", jobs, "at least 0 (0: all cores)");
   if (compileMemoryMiB < 0)

@@ -534,9 +534,29 @@ double TuneResult::getWeightedLatencyUs() const {
 }
 
 void TuneResult::printSummary(llvm::raw_ostream &os) const {
-  os << llvm::formatv("{0,4} {1,6} {2,12} {3,10} {4,7} {5,8}  {6}\n", "task",
-                      "weight", "latency us", "GFLOP/s", "trials", "speedup",
-                      "kernel");
+  // Each task's share of the model's weighted time under the default
+  // schedules (start) and the best ones (end); "-" where a task of the
+  // model has no time.
+  double startTotal = 0, endTotal = getWeightedLatencyUs();
+  for (auto [index, task, r] : llvm::enumerate(tasks, results)) {
+    if (index >= modelTaskCount)
+      continue;
+    if (r.defaultLatencyUs <= 0) {
+      startTotal = 0;
+      break;
+    }
+    startTotal += static_cast<double>(task.weight) * r.defaultLatencyUs;
+  }
+  auto share = [](double part, double total) {
+    return total > 0 ? llvm::formatv("{0:F1}", 100 * part / total).str()
+                     : std::string("-");
+  };
+  os << llvm::formatv("{0,4} {1,6} {2,12} {3,10} {4,7} {5,8} {6,7} {7,7}  "
+                      "{8}\n",
+                      "task", "weight", "latency us", "GFLOP/s", "trials",
+                      "speedup", "start %", "end %", "kernel");
+  std::vector<size_t> unsearched;
+  double unsearchedUs = 0;
   for (auto [index, task, r] : llvm::enumerate(tasks, results)) {
     // A task without a working schedule has no latency: "-", not 0.
     std::string latency = "-", gflops = "-", speedup = "-";
@@ -549,10 +569,33 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
                         r.defaultLatencyUs > 0 ? r.defaultLatencyUs / us : 0.0)
               .str();
     }
-    os << llvm::formatv("{0,4} {1,6} {2,12} {3,10} {4,7} {5,8}  {6}\n", index,
-                        task.weight, latency, gflops, r.trials, speedup,
+    std::string start = "-", end = "-";
+    if (index < modelTaskCount) {
+      double weight = static_cast<double>(task.weight);
+      start = share(weight * r.defaultLatencyUs, startTotal);
+      if (r.best)
+        end = share(weight * r.best->result.timing.medianUs, endTotal);
+      // Only its default measured: the search never reached it.
+      if (r.trials <= 1) {
+        unsearched.push_back(index);
+        if (r.best)
+          unsearchedUs += weight * r.best->result.timing.medianUs;
+      }
+    }
+    os << llvm::formatv("{0,4} {1,6} {2,12} {3,10} {4,7} {5,8} {6,7} {7,7}  "
+                        "{8}\n",
+                        index, task.weight, latency, gflops, r.trials, speedup,
+                        start, end,
                         (index < modelTaskCount ? "" : "(not in the model) ") +
                             task.describe());
+  }
+  if (!unsearched.empty()) {
+    os << (unsearched.size() == 1 ? "never searched: task "
+                                   : "never searched: tasks ");
+    llvm::interleave(unsearched, os, ", ");
+    if (endTotal > 0)
+      os << " (" << share(unsearchedUs, endTotal) << "% of the model's time)";
+    os << "\n";
   }
   std::string built =
       compiled
