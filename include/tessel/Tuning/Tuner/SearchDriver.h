@@ -84,13 +84,13 @@ public:
   virtual llvm::Error run(TuningSession &session) = 0;
 };
 
-/// Ansor's driver: each round the task scheduler (`scheduler`: "gradient"
-/// or "round-robin", with `seed`) picks a task and `strategy` proposes up
-/// to the measures per round of it; a task whose proposal comes back empty
-/// is exhausted. `roundsPerPick` rounds of a picked task run before the
-/// scheduler picks again (a strategy that measures one candidate a round,
-/// as fasor, would otherwise give the scheduler too little to judge a task
-/// by).
+/// Ansor's driver: each round the task scheduler (`scheduler`:
+/// "gradient-share", "gradient" or "round-robin", with `seed`) picks a task
+/// and `strategy` proposes up to the measures per round of it; a task
+/// whose proposal comes back empty is exhausted. `roundsPerPick` rounds of
+/// a picked task run before the scheduler picks again (a strategy that
+/// measures one candidate a round, as fasor, would otherwise give the
+/// scheduler too little to judge a task by).
 std::unique_ptr<SearchDriver>
 createSchedulerDriver(std::unique_ptr<SearchStrategy> strategy,
                       llvm::StringRef scheduler, uint64_t seed,
