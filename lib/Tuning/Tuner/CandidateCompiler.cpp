@@ -84,20 +84,12 @@ CandidateCompiler::compile(ArrayRef<TaskCandidate> jobs) {
   std::vector<std::string> texts(jobs.size());
   std::vector<std::string> keys(jobs.size());
   std::vector<size_t> todo;
-  llvm::StringMap<size_t> firstOfKey;
-  std::vector<std::pair<size_t, size_t>> repeats;
   for (auto [index, job] : llvm::enumerate(jobs)) {
     const Candidate &candidate = *job.candidate;
     keys[index] = job.task->workloadKey + "\n" + candidate.getKey();
     auto it = cache.find(keys[index]);
     if (it != cache.end()) {
       results[index] = it->second;
-      continue;
-    }
-    // The same schedule twice in one call compiles once.
-    auto [first, inserted] = firstOfKey.try_emplace(keys[index], index);
-    if (!inserted) {
-      repeats.push_back({index, first->second});
       continue;
     }
     OwningOpRef<ModuleOp> module =
@@ -148,8 +140,6 @@ CandidateCompiler::compile(ArrayRef<TaskCandidate> jobs) {
   }
   for (size_t index : todo)
     cache[keys[index]] = results[index];
-  for (auto [index, first] : repeats)
-    results[index] = results[first];
   compiled += todo.size();
   return results;
 }
