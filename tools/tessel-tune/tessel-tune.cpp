@@ -63,8 +63,9 @@ static Flag<bool> listStrategies(
     cl::cat(category));
 static OptionFlag<std::string>
     measure("measure", cl::location(options.measure),
-            cl::desc("cuda, sim:<device> (simulated), or queue:<records db> "
-                     "(workers measure; docs/Queue.md)"),
+            cl::desc("cuda, sim:<device> (simulated), queue:<records db> "
+                     "(workers measure; docs/Queue.md), or replay:<file> "
+                     "(times a GPU measured; docs/Replay.md)"),
             cl::cat(category));
 static OptionFlag<std::string> queueTarget(
     "queue-target", cl::location(options.queueTarget),

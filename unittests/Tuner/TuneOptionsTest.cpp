@@ -36,7 +36,17 @@ TEST(TuneOptionsTest, ErrorsNameTheOption) {
   options = TuneOptions();
   options.measure = "gpu";
   EXPECT_EQ(verifyError(options),
-            "measure=gpu is not cuda, sim:<device> or queue:<db>");
+            "measure=gpu is not cuda, sim:<device>, queue:<db> or "
+            "replay:<file>");
+  options.measure = "replay:";
+  EXPECT_EQ(verifyError(options),
+            "measure=replay: needs the file of measurements to replay");
+  options.measure = "replay:measured.jsonl";
+  EXPECT_EQ(verifyError(options), "");
+  options.simFidelity = "analytic";
+  EXPECT_EQ(verifyError(options),
+            "sim-fidelity=analytic needs a sim:<device> measurer");
+  options = TuneOptions();
   options.measure = "queue:";
   EXPECT_EQ(verifyError(options),
             "measure=queue: needs the records database of the queue");

@@ -744,4 +744,87 @@ TEST_F(SearchSpaceTest, EnumerateRefusesLargeSpaces) {
       << why;
 }
 
+/// A space restricted to a set of configs (the replay benchmark) is exactly
+/// that set: samples, checks, enumeration and every mutation stay in it.
+TEST_F(SearchSpaceTest, RestrictedSpaceIsItsMembers) {
+  TuningTask &task = taskOf(kMatmul1024);
+  FailureOr<SearchSpace> full = SearchSpace::get(
+      task.getTargetOp(), task.sketches.front(), device, /*maxStages=*/2);
+  ASSERT_TRUE(succeeded(full));
+  RandomEngine rng(11);
+  std::vector<ConfigAttr> members;
+  while (members.size() < 40) {
+    ConfigAttr config = *full->sample(rng);
+    if (!llvm::is_contained(members, config))
+      members.push_back(config);
+  }
+  // A sibling of the first member in its unroll value only, and a config
+  // that does not fit the op (dropped), and a duplicate (counted once).
+  ConfigAttr first = members.front();
+  int64_t otherUnroll = first.getUnroll() == 16 ? 64 : 16;
+  ConfigAttr sibling = ConfigAttr::get(&context, getTileVectors(first),
+                                       otherUnroll, first.getVector(),
+                                       first.getStages());
+  members.push_back(sibling);
+  ConfigAttr misfit = ConfigAttr::get(
+      &context, SmallVector<SmallVector<int64_t>>{{2, 1, 1, 1, 1},
+                                                  {1024, 1, 1, 1, 1},
+                                                  {1024, 1, 1}},
+      0, first.getVector(), 1);
+  std::vector<ConfigAttr> offered = members;
+  offered.push_back(misfit);
+  offered.push_back(first);
+
+  SearchSpace space = *full;
+  EXPECT_FALSE(space.isRestricted());
+  EXPECT_EQ(space.restrictTo(offered), members.size());
+  EXPECT_TRUE(space.isRestricted());
+  EXPECT_EQ(space.getSizeEstimate(), members.size());
+  std::string why;
+  FailureOr<std::vector<ConfigAttr>> listed = space.enumerate(1, &why);
+  ASSERT_TRUE(succeeded(listed)) << why;
+  EXPECT_EQ(*listed, members);
+
+  llvm::DenseSet<Attribute> memberSet(members.begin(), members.end());
+  llvm::DenseSet<Attribute> drawn;
+  for (int i = 0; i < 600; ++i) {
+    ConfigAttr config = *space.sample(rng);
+    ASSERT_TRUE(memberSet.contains(config));
+    drawn.insert(config);
+    EXPECT_TRUE(succeeded(space.check(config)));
+    EXPECT_TRUE(space.fitsTiles(getTileVectors(config)));
+    SmallVector<SmallVector<int64_t>> widths =
+        space.getValidVectors(getTileVectors(config));
+    ASSERT_EQ(widths.size(), config.getVector().size());
+    for (auto [valid, width] : llvm::zip(widths, config.getVector()))
+      EXPECT_TRUE(llvm::is_contained(valid, width));
+    if (std::optional<ConfigAttr> moved = space.mutateTileSize(config, rng)) {
+      EXPECT_TRUE(memberSet.contains(*moved));
+      EXPECT_NE(getTileVectors(*moved), getTileVectors(config));
+    }
+    EXPECT_TRUE(memberSet.contains(space.mutateUnroll(config, rng)));
+    if (std::optional<ConfigAttr> staged = space.mutateStages(config, rng))
+      EXPECT_TRUE(memberSet.contains(*staged));
+  }
+  EXPECT_EQ(drawn.size(), members.size());
+  EXPECT_EQ(space.mutateUnroll(first, rng), sibling);
+  EXPECT_EQ(space.mutateUnroll(sibling, rng), first);
+
+  // Anything else is outside the space, with the reason.
+  ConfigAttr outsider;
+  do
+    outsider = *full->sample(rng);
+  while (memberSet.contains(outsider));
+  EXPECT_TRUE(succeeded(full->check(outsider)));
+  EXPECT_TRUE(failed(space.check(outsider, &why)));
+  EXPECT_EQ(why, "not among the configs the replayed dataset measured");
+  EXPECT_TRUE(failed(space.check(misfit)));
+
+  // A space restricted to nothing samples nothing.
+  SearchSpace none = *full;
+  EXPECT_EQ(none.restrictTo({}), 0u);
+  EXPECT_TRUE(failed(none.sample(rng, &why)));
+  EXPECT_EQ(why, "the replayed dataset measured no config of this sketch");
+}
+
 } // namespace

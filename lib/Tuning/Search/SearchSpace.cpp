@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Tuning/Search/SearchSpace.h"
+#include "SpaceRestriction.h"
 #include "tessel/Dialect/Tessel/IR/BoundaryBlocks.h"
 #include "tessel/Dialect/Tessel/IR/TensorCore.h"
 #include "tessel/Dialect/Tessel/IR/WindowViews.h"
@@ -270,6 +271,8 @@ SmallVector<int64_t> SearchSpace::getStageOptions(LoopTiles tiles) const {
 std::optional<ConfigAttr> SearchSpace::mutateStages(ConfigAttr config,
                                                     RandomEngine &rng) const {
   SmallVector<int64_t> others;
+  if (restriction)
+    return pickMemberDifferingIn(config, /*inUnroll=*/false, rng);
   for (int64_t stages : getStageOptions(getTileVectors(config)))
     if (stages != config.getStages())
       others.push_back(stages);
@@ -338,6 +341,8 @@ RegisterEstimate SearchSpace::estimateRegisters(LoopTiles tiles,
 }
 
 bool SearchSpace::fitsTiles(LoopTiles tiles) const {
+  if (restriction)
+    return restriction->getWithTiles(tiles) != nullptr;
   // What verifySchedule checks of such tiles with 1-wide loads.
   int64_t threads = getThreadsPerBlock(sketch, tiles, nest);
   if (threads > kMaxThreadsPerBlock)
@@ -354,6 +359,10 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
   };
   if (!config)
     return fail("no config");
+  if (restriction)
+    return restriction->memberSet.contains(config)
+               ? success()
+               : fail("not among the configs the replayed dataset measured");
   {
     std::string message;
     ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
@@ -470,6 +479,23 @@ static SmallVector<int64_t> sampleComposition(int64_t exponent, unsigned parts,
 SmallVector<SmallVector<int64_t>>
 SearchSpace::getValidVectors(LoopTiles tiles) const {
   SmallVector<SmallVector<int64_t>> result;
+  if (restriction) {
+    // The widths members with these tiles use, per operand.
+    const std::vector<ConfigAttr> *group = restriction->getWithTiles(tiles);
+    if (!group)
+      return {};
+    result.resize(sharedFootprints.size());
+    for (ConfigAttr member : *group)
+      for (auto [index, width] : llvm::enumerate(member.getVector()))
+        if (index < result.size() && !llvm::is_contained(result[index], width))
+          result[index].push_back(width);
+    for (SmallVector<int64_t> &widths : result) {
+      if (widths.empty())
+        return {};
+      llvm::sort(widths);
+    }
+    return result;
+  }
   SmallVector<int64_t> blockTile = getBlockTile(sketch, tiles, nest);
   for (auto [footprint, candidates] :
        llvm::zip(sharedFootprints, vectorCandidates)) {
@@ -522,6 +548,8 @@ getOrderedFactorizations(ArrayRef<std::pair<int64_t, int64_t>> factors,
 
 FailureOr<std::vector<ConfigAttr>>
 SearchSpace::enumerate(uint64_t maxPoints, std::string *why) {
+  if (restriction)
+    return restriction->members;
   uint64_t points = getSizeEstimate();
   if (points > maxPoints) {
     if (why)
@@ -612,6 +640,13 @@ getBoundaryThreadsOf(SketchAttr sketch, const LoopNest &nest) {
 }
 
 FailureOr<ConfigAttr> SearchSpace::sample(RandomEngine &rng, std::string *why) {
+  if (restriction) {
+    if (!restriction->members.empty())
+      return restriction->members[rng.uniform(restriction->members.size())];
+    if (why)
+      *why = "the replayed dataset measured no config of this sketch";
+    return failure();
+  }
   MLIRContext *ctx = op->getContext();
   std::string lastReason;
   // Tiles of the last draw when fitsTiles() rejected it: the reason is only
@@ -702,6 +737,13 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
       ++dst;
     levels[src] /= factor;
     levels[dst] *= factor;
+    if (restriction) {
+      // Only tiles some member has; its other knobs as close as there are.
+      if (std::optional<ConfigAttr> member =
+              pickMemberWithTiles(tiles, config, rng))
+        return member;
+      continue;
+    }
     // No vector widths make tiles valid that fail with 1-wide loads (a
     // config without widths, as default ones, is checked as it is).
     bool fits = fitsTiles(tiles);
@@ -729,6 +771,9 @@ std::optional<ConfigAttr> SearchSpace::mutateTileSize(ConfigAttr config,
 }
 
 ConfigAttr SearchSpace::mutateUnroll(ConfigAttr config, RandomEngine &rng) {
+  if (restriction)
+    return pickMemberDifferingIn(config, /*inUnroll=*/true, rng)
+        .value_or(config);
   SmallVector<int64_t> others;
   SmallVector<SmallVector<int64_t>> tiles = getTileVectors(config);
   for (int64_t value : kUnrollValues)
@@ -742,6 +787,8 @@ ConfigAttr SearchSpace::mutateUnroll(ConfigAttr config, RandomEngine &rng) {
 }
 
 uint64_t SearchSpace::getSizeEstimate() const {
+  if (restriction)
+    return restriction->members.size();
   SmallVector<SmallVector<int64_t>> boundaryThreads =
       getBoundaryThreadsOf(sketch, nest);
   uint64_t size = std::size(kUnrollValues);

@@ -21,6 +21,7 @@
 #include "tessel/Tuning/Device.h"
 #include "tessel/Tuning/Search/RandomEngine.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -179,6 +180,21 @@ public:
   /// tessel-dynamic-shared-memory).
   int64_t getSharedMemoryLimit() const;
 
+  /// Restricts the space to `members`: the configs a replayed dataset
+  /// measured (the replay benchmark, docs/Replay.md). Members that do not
+  /// fit the op and the sketch (verifySchedule) are dropped; duplicates
+  /// count once. From then on the space is exactly the members: sample()
+  /// draws one uniformly, check() accepts members only (the device limits
+  /// do not apply: the members were compiled and run), enumerate() lists
+  /// them, fitsTiles() and getValidVectors() answer for the members'
+  /// tiles, and the three mutations move to members only (a tile move to
+  /// tiles some member has, keeping the unroll, vector and stages values
+  /// where a member has them; another unroll or stages value of a member
+  /// with the same other knobs). Returns the number of members kept.
+  size_t restrictTo(ArrayRef<ConfigAttr> members);
+  /// Whether restrictTo() made this space a finite set of configs.
+  bool isRestricted() const { return restriction != nullptr; }
+
   linalg::LinalgOp getOp() const { return op; }
   SketchAttr getSketch() const { return sketch; }
   const LoopNest &getLoopNest() const { return nest; }
@@ -229,6 +245,21 @@ private:
   LogicalResult checkUnrolledLoops(int64_t loops, std::string *why) const;
   RegisterEstimate estimateRegisters(LoopTiles tiles,
                                      ArrayRef<int64_t> vector) const;
+
+  /// The members of a restricted space (restrictTo), shared by copies.
+  struct Restriction;
+  std::shared_ptr<const Restriction> restriction;
+  /// A member with `tiles`, preferring `like`'s unroll, vector and stages;
+  /// std::nullopt when no member has these tiles.
+  std::optional<ConfigAttr> pickMemberWithTiles(LoopTiles tiles,
+                                                ConfigAttr like,
+                                                RandomEngine &rng) const;
+  /// A member that differs from `config` only in its unroll value
+  /// (`inUnroll`) or only in its stages, drawn uniformly; std::nullopt when
+  /// there is none.
+  std::optional<ConfigAttr>
+  pickMemberDifferingIn(ConfigAttr config, bool inUnroll,
+                        RandomEngine &rng) const;
 
   /// Op interfaces have no const accessors.
   mutable linalg::LinalgOp op;

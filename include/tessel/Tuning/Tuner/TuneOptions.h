@@ -27,8 +27,9 @@ namespace tessel {
 
 /// The options of one tuning run.
 struct TuneOptions {
-  /// The measurer: "cuda", "sim:<device>" (createMeasurer), or
-  /// "queue:<records db>": workers of `queueTarget` measure (docs/Queue.md).
+  /// The measurer: "cuda", "sim:<device>" (createMeasurer),
+  /// "queue:<records db>": workers of `queueTarget` measure (docs/Queue.md),
+  /// or "replay:<file>": times a GPU measured, replayed (docs/Replay.md).
   std::string measure = "sim:h100";
   /// Under queue:<db>: the device whose workers measure, sim:<device> or
   /// cuda:<device>.

@@ -40,11 +40,16 @@ llvm::Error TuneOptions::verify() const {
         "cuda:<device>: the device whose workers measure");
   if (!queued && !queueTarget.empty())
     return llvm::createStringError("queue-target needs measure=queue:<db>");
-  if (!queued && measure != "cuda" &&
+  llvm::StringRef replay = measure;
+  bool replayed = replay.consume_front("replay:");
+  if (replayed && replay.empty())
+    return llvm::createStringError(
+        "measure=replay: needs the file of measurements to replay");
+  if (!queued && !replayed && measure != "cuda" &&
       (!device.consume_front("sim:") || device.empty()))
     return llvm::createStringError("measure=" + measure +
-                                   " is not cuda, sim:<device> or "
-                                   "queue:<db>");
+                                   " is not cuda, sim:<device>, "
+                                   "queue:<db> or replay:<file>");
   if (simFidelity != "compiled" && simFidelity != "analytic")
     return llvm::createStringError("sim-fidelity=" + simFidelity +
                                    " is not one of: compiled, analytic");
@@ -52,7 +57,7 @@ llvm::Error TuneOptions::verify() const {
     return llvm::createStringError(
         "check-compiles needs sim-fidelity=analytic");
   bool simulated = queued ? llvm::StringRef(queueTarget).starts_with("sim:")
-                          : measure != "cuda";
+                          : measure != "cuda" && !replayed;
   if (simFidelity == "analytic" && !simulated)
     return llvm::createStringError(
         "sim-fidelity=analytic needs a sim:<device> measurer");

@@ -14,6 +14,7 @@
 #include "tessel/Tuning/Queue/QueueMeasurer.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Tuner/CandidateBuilder.h"
+#include "tessel/Tuning/Tuner/Replay.h"
 #include "tessel/Tuning/Tuner/StrategyRegistry.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -131,6 +132,8 @@ private:
   std::deque<TuningTask> addedTasks;
   /// Whether the reference outputs are computed (measured on a GPU).
   bool verify = false;
+  /// The replayed measurements (--measure=replay:<file>), or null.
+  std::shared_ptr<const ReplayDataset> replay;
 
   std::chrono::steady_clock::time_point started =
       std::chrono::steady_clock::now();
@@ -153,6 +156,21 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
     measurerOptions.cuda.minTimeMs = options.cudaMinTimeMs;
     llvm::Expected<CreatedMeasurer> created =
         [&]() -> llvm::Expected<CreatedMeasurer> {
+      llvm::StringRef replayPath = options.measure;
+      if (replayPath.consume_front("replay:")) {
+        auto dataset = ReplayDataset::load(replayPath, model->getContext());
+        if (!dataset)
+          return dataset.takeError();
+        llvm::json::Object driverFacts{{"name", (*dataset)->getDeviceName()}};
+        auto replayed = findDeviceForDriver(driverFacts);
+        if (!replayed)
+          return replayed.takeError();
+        CreatedMeasurer created;
+        created.measurer = createReplayMeasurer(*dataset, *replayed);
+        created.device = std::move(*replayed);
+        replay = std::move(*dataset);
+        return created;
+      }
       llvm::StringRef queueDatabase = options.measure;
       if (!queueDatabase.consume_front("queue:"))
         return createMeasurer(options.measure, measurerOptions);
@@ -186,6 +204,16 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
   note("measuring on " + result.target +
        (result.simulated ? " (SIMULATED: a model of the GPU, not a measurement)"
                          : ""));
+  if (replay)
+    note("replaying " + std::to_string(replay->size()) +
+         " schedules measured on " + replay->getDeviceName() + " (" +
+         replay->getDates() + ", kernels of " + replay->getCodegen() +
+         "); each task's search space is the schedules measured of it" +
+         (replay->getSkippedRows()
+              ? "; " + std::to_string(replay->getSkippedRows()) +
+                    " rows skipped (no task key, or a schedule that does not "
+                    "parse)"
+              : std::string()));
 
   auto specs = resolveStrategySpecs(options.strategy, options.costModel,
                                     options.features);
@@ -199,6 +227,9 @@ llvm::Error Tuner::setUp(ModuleOp model, const TuneEnvironment &environment) {
 
   if (environment.builder) {
     builder = environment.builder;
+  } else if (replay) {
+    ownedBuilder = createReplayBuilder(replay);
+    builder = ownedBuilder.get();
   } else {
     unsigned processes =
         options.jobs > 0 ? static_cast<unsigned>(options.jobs)
@@ -254,6 +285,13 @@ llvm::Error Tuner::addTaskRun(TuningTask &task, size_t index) {
   if (!taskId)
     return taskId.takeError();
   run.taskId = *taskId;
+  if (replay) {
+    size_t configs = restrictToReplayed(run.state, *replay);
+    note("task " + task.describe() + ": " +
+         (configs ? std::to_string(configs) + " measured schedules"
+                  : std::string("no measured schedule in the replayed "
+                                "dataset; not searched")));
+  }
   if (verify) {
     auto reference =
         computeReference(*task.module, kTaskFunctionName, options.seed);
@@ -564,10 +602,9 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
       double us = r.best->result.timing.medianUs;
       latency = llvm::formatv("{0:F2}", us).str();
       gflops = llvm::formatv("{0:F1}", r.best->gflops).str();
-      speedup =
-          llvm::formatv("{0:F2}",
-                        r.defaultLatencyUs > 0 ? r.defaultLatencyUs / us : 0.0)
-              .str();
+      // No default measured (it failed, or a replayed dataset lacks it).
+      if (r.defaultLatencyUs > 0)
+        speedup = llvm::formatv("{0:F2}", r.defaultLatencyUs / us).str();
     }
     std::string start = "-", end = "-";
     if (index < modelTaskCount) {
@@ -598,7 +635,9 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
     os << "\n";
   }
   std::string built =
-      compiled
+      llvm::StringRef(target).starts_with("replay:")
+          ? std::string("replayed, none compiled")
+      : compiled
           ? llvm::formatv("{0} compiled", compiledCount).str()
           : llvm::formatv("analytic, {0} compiled; virtual clock {1:F1} s",
                           compiledCount ? llvm::formatv("{0} checked by being",
