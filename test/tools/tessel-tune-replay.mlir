@@ -28,6 +28,19 @@
 // RUN: python3 %S/Inputs/replay-check.py %t/psa.db %t/matmul.jsonl | FileCheck %s --check-prefix=PSA
 // PSA: 48 counted trials, 48 distinct, 0 errors
 
+// The benchmark script over one group: the table has the exact
+// expectation of uniform draws and each strategy's curve, labelled with the
+// data's device, date and compiler.
+// RUN: python3 %tessel_src_root/scripts/replay-bench --out %t/bench --trials 16 --seeds 1 -j 1 --strategies random,evolutionary --groups h100-bert-ffn1@e4b0ce6 --tessel-tune %tessel_obj_root/bin/tessel-tune | FileCheck %s --check-prefix=BENCH
+// BENCH: MEASURED, replayed (docs/Replay.md): not simulated.
+// BENCH: ## h100-bert-ffn1@e4b0ce6
+// BENCH: 257 schedules measured on NVIDIA H100 80GB HBM3 (driver 580.159.04, {{.*}}; 2026-11-27; kernels of e4b0ce6); optimum 29.70 us
+// BENCH: | strategy | n=8 | n=16 | reach 1.10x | reach 1.05x | outside | s/run |
+// BENCH: | uniform | 1.096 | 1.066 |
+// BENCH-NEXT: | random | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9>]+}} | {{[0-9>]+}} | 0 |
+// BENCH-NEXT: | evolutionary | {{[0-9.]+}} | {{[0-9.]+}} | {{[0-9>]+}} | {{[0-9>]+}} | 0 |
+// BENCH-NOT: Failed runs
+
 // A small file: three schedules, one of which faulted. The run measures
 // the three and stops: the space has no other schedule.
 // RUN: head -n 3 %t/matmul.jsonl | python3 -c "import json,sys; rows=[json.loads(l) for l in sys.stdin]; rows[1].update(status='launch_error', message='an illegal memory access'); rows[1].pop('median_us'); [print(json.dumps(r)) for r in rows]" > %t/three.jsonl
