@@ -152,7 +152,7 @@ py::dict exportSpec(const std::string &text, const std::string &dbPath,
   return result;
 }
 
-/// Tunes `text` with the options of `optionsJson` (TuneOptions::fromJSON);
+/// Tunes `text` with the options of `optionsJson` (TuneOptions::fromCallerJSON);
 /// `progress` is called with a dict after each round, with the GIL held.
 /// An exception in `progress` (KeyboardInterrupt included) stops the run
 /// after that round and is raised once the records are committed.
@@ -164,7 +164,7 @@ py::object tuneModel(const std::string &text, const std::string &optionsJson,
   if (!json)
     throw TesselError("tuning options: invalid JSON: " +
                       llvm::toString(json.takeError()));
-  TuneOptions options = check(TuneOptions::fromJSON(*json));
+  TuneOptions options = check(TuneOptions::fromCallerJSON(*json));
   check(options.verify());
   std::unique_ptr<RecordsDatabase> db = check(
       RecordsDatabase::open(dbPath, RecordsDatabase::OpenMode::CreateOrOpen));

@@ -95,7 +95,7 @@ static llvm::Expected<TuneOptions> parseTuneOptions(StringRef json) {
   if (!value)
     return llvm::createStringError("tuning options: invalid JSON: " +
                                    llvm::toString(value.takeError()));
-  return TuneOptions::fromJSON(*value);
+  return TuneOptions::fromCallerJSON(*value);
 }
 
 MlirLogicalResult tesselTune(MlirModule cModule, MlirStringRef optionsJson,

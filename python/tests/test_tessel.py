@@ -91,11 +91,17 @@ def test_tune_result_matches_the_records(tmp_db):
     assert [(r.id, r.strategy, r.simulated) for r in runs] == [
         (1, "evolutionary", True)]
     assert runs[0].options["trials"] == 16
+    # Options not given take tessel-tune's defaults (double buffering, the
+    # analytic start), not those of runs stored before they existed.
+    assert runs[0].options["max_stages"] == 2
+    assert runs[0].options["start_samples"] == 256
     assert runs[0].model_source == MATMUL
 
     trials = records.trials(result.run_id)
-    # The 16 trials and the default schedule (trial 0).
-    assert sorted(t.trial for t in trials) == list(range(17))
+    # The 16 trials, the default schedule and the analytic start (its
+    # default is predicted at least 4x slower than a sampled schedule; both
+    # are trial 0).
+    assert sorted(t.trial for t in trials) == [0] + list(range(17))
     best_us = min(t.median_us for t in trials if t.ok)
     assert result.tasks[0].best_latency_us == pytest.approx(best_us)
     assert result.weighted_latency_us == pytest.approx(best_us)
@@ -103,7 +109,7 @@ def test_tune_result_matches_the_records(tmp_db):
     key = result.tasks[0].workload_key
     best = records.best(key, trials[0].target)
     assert best is not None and best.median_us == pytest.approx(best_us)
-    assert len(records.measurements(key, trials[0].target)) == 17
+    assert len(records.measurements(key, trials[0].target)) == 18
     assert [t["workload_key"] for t in records.tasks()] == [key]
 
 
@@ -128,7 +134,8 @@ def test_an_exception_in_progress_stops_the_run(tmp_db):
                     progress=progress, **FAST)
     # The first round's records are committed; no more rounds ran.
     trials = tessel.Records(tmp_db).trials(1)
-    assert 1 < len(trials) <= 9
+    # The default, the analytic start and at most one round of 8.
+    assert 2 < len(trials) <= 10
 
 
 def test_ctrl_c_stops_the_run(tmp_db):

@@ -31,7 +31,7 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 }
 
 // RUN: rm -f %t.db %t.db-wal %t.db-shm
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=1000 --db=%t.db --seed=5 --report=%t.json 2>&1 | FileCheck %s --check-prefix=ETO
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --start-samples=0 --trials=1000 --db=%t.db --seed=5 --report=%t.json 2>&1 | FileCheck %s --check-prefix=ETO
 // ETO: eto: reuse tree over 3 tasks, 1 of 1 bridges, 0 of 0 stored workloads: estimated 272 trials (the backend alone: 600)
 // ETO-NEXT: task 1 matmul 64x512 * 512x64 f32 <- backend random (200 trials)
 // ETO-NEXT: task 0 matmul 64x256 * 256x64 f32 <- task 1 (estimated 23 trials)
@@ -51,7 +51,7 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 
 // A second model on the same database: its matmul reuses the stored program
 // of 64x64x512 (the backend tunes nothing).
-// RUN: tessel-tune %S/Inputs/eto-second-model.mlir --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=STORED
+// RUN: tessel-tune %S/Inputs/eto-second-model.mlir --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --start-samples=0 --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=STORED
 // STORED: eto: reuse tree over 1 tasks, 0 of 0 bridges, 1 of 3 stored workloads: estimated 24.3 trials (the backend alone: 200)
 // STORED-NEXT: stored matmul 64x512 * 512x64 f32 <- the records
 // STORED-NEXT: task 0 matmul 64x1024 * 1024x64 f32 <- stored (estimated 24 trials)
@@ -61,7 +61,7 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // The first model again: each task re-measures the 3 best programs of its
 // identical stored twin (the run's own default schedules are not stored
 // workloads).
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=TWIN
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --start-samples=0 --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=TWIN
 // TWIN: eto: reuse tree over 3 tasks, 0 of 1 bridges, 3 of 4 stored workloads: estimated 9 trials (the backend alone: 600)
 // TWIN: task 0 matmul 64x256 * 256x64 f32 <- stored (estimated 3 trials)
 // TWIN: task 0: reuses stored (the same workload): estimated 3, actual 3 trials, best 441.0 GFLOP/s
@@ -70,14 +70,14 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // TWIN: 9 trials in
 
 // With reuse-records=false the second model is tuned on its own.
-// RUN: tessel-tune %S/Inputs/eto-second-model.mlir --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=20 reuse-records=false" --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=ALONE
+// RUN: tessel-tune %S/Inputs/eto-second-model.mlir --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=20 reuse-records=false" --start-samples=0 --trials=1000 --db=%t.db --seed=5 2>&1 | FileCheck %s --check-prefix=ALONE
 // ALONE: eto: reuse tree over 1 tasks, 0 of 0 bridges, 0 of 0 stored workloads: estimated 20 trials (the backend alone: 20)
 // ALONE-NEXT: task 0 matmul 64x1024 * 1024x64 f32 <- backend random (20 trials)
 
 // eto-topk: the same tree, each reusing task measures its source's 3 best
 // programs adapted to its extents.
 // RUN: rm -f %t.topk.db %t.topk.db-wal %t.topk.db-shm
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto-topk backend=random backend-trials=200 reuse-records=false" --trials=1000 --db=%t.topk.db --seed=5 2>&1 | FileCheck %s --check-prefix=TOPK
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto-topk backend=random backend-trials=200 reuse-records=false" --start-samples=0 --trials=1000 --db=%t.topk.db --seed=5 2>&1 | FileCheck %s --check-prefix=TOPK
 // TOPK: eto-topk: reuse tree over 3 tasks, 1 of 1 bridges, 0 of 0 stored workloads: estimated 272 trials (the backend alone: 600)
 // TOPK: task 0: reuses task 1: estimated 23, actual 3 trials, best
 // TOPK: task 2: reuses bridge (task 3): estimated 26, actual 3 trials, best
@@ -86,7 +86,7 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // Too few trials for the tree: a warning, then the tasks late in the tree
 // are left untuned.
 // RUN: rm -f %t.few.db %t.few.db-wal %t.few.db-shm
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --trials=210 --db=%t.few.db --seed=5 2>&1 | FileCheck %s --check-prefix=FEW
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200" --start-samples=0 --trials=210 --db=%t.few.db --seed=5 2>&1 | FileCheck %s --check-prefix=FEW
 // FEW: eto: the run's trials (210) are fewer than the tree's estimate; tasks late in the tree may go untuned (raise --trials)
 // FEW: eto: the run's trials are spent; bridge (task 3) and the tasks after it are not tuned
 // FEW: 210 trials in
@@ -94,7 +94,7 @@ func.func @wide(%a: tensor<128x128xf32>, %b: tensor<128x128xf32>) -> tensor<128x
 // heavy-share: tasks with at least 30% of the model's weight x FLOPs (the
 // two 4.2 MFLOP matmuls, 40% each) are roots; the 2.1 MFLOP one reuses.
 // RUN: rm -f %t.heavy.db %t.heavy.db-wal %t.heavy.db-shm
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200 heavy-share=0.3" --trials=1000 --db=%t.heavy.db --seed=5 2>&1 | FileCheck %s --check-prefix=HEAVY
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="eto backend=random backend-trials=200 heavy-share=0.3" --start-samples=0 --trials=1000 --db=%t.heavy.db --seed=5 2>&1 | FileCheck %s --check-prefix=HEAVY
 // HEAVY: eto: 2 tasks with weight x FLOPs >= 0.3 of the model's are roots (heavy-share)
 // HEAVY-NEXT: eto: reuse tree over 3 tasks, 0 of 1 bridges, 0 of 0 stored workloads: estimated 423.2 trials (the backend alone: 600)
 // HEAVY-NEXT: task 1 matmul 64x512 * 512x64 f32 <- backend random (200 trials)

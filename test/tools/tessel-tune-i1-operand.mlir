@@ -6,7 +6,7 @@
 // argument 2 of type 'tensor<64x256xi1>'".
 
 // RUN: rm -f %t.db %t.db-wal %t.db-shm
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=compiled --strategy=random --trials=4 --seed=1 --db=%t.db --quiet > /dev/null
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=compiled --strategy=random --start-samples=0 --trials=4 --seed=1 --db=%t.db --quiet > /dev/null
 // RUN: /usr/bin/python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select group_concat(status || ' ' || n, ', ') from (select status, count(*) n from measurements group by 1)\").fetchone()[0])" %t.db | FileCheck %s
 // CHECK: {{^}}ok 5{{$}}
 

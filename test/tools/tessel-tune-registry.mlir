@@ -46,7 +46,7 @@
 
 // A run stores its options in full; --rerun repeats it as run 2 with the
 // same records (every config, status and time), from the stored model.
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="evolutionary population=128 generations=2" --trials=20 --measures-per-round=10 --seed=9 --db=%t.db --quiet | FileCheck %s --check-prefix=RUN1
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy="evolutionary population=128 generations=2" --start-samples=0 --trials=20 --measures-per-round=10 --seed=9 --db=%t.db --quiet | FileCheck %s --check-prefix=RUN1
 // RUN1: 20 trials in
 // RUN: /usr/bin/python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])" %t.db "select json_extract(options_json, '$.strategy') || ' | ' || json_extract(options_json, '$.cost_model') from runs where id = 1" | FileCheck %s --check-prefix=STORED
 // STORED: evolutionary diversity-filter=0 epsilon-greedy=0.05 generations=2 measured-ratio=0.2 mutation-probability=0.85 population=128 tile-mutation-weight=0.9 | xgboost init={} objective=auto save={} threads=1 tree-method=hist

@@ -8,8 +8,8 @@
 // the heavy task).
 
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy=random --trials=128 --measures-per-round=64 --seed=2 --scheduler=gradient --db=%t/ansor.db --report=%t/ansor.json --quiet
-// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy=random --trials=128 --measures-per-round=64 --seed=2 --db=%t/share.db --report=%t/share.json --quiet | FileCheck %s --check-prefix=SUMMARY
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy=random --start-samples=0 --trials=128 --measures-per-round=64 --seed=2 --scheduler=gradient --db=%t/ansor.db --report=%t/ansor.json --quiet
+// RUN: tessel-tune %s --measure=sim:h100 --sim-fidelity=analytic --strategy=random --start-samples=0 --trials=128 --measures-per-round=64 --seed=2 --db=%t/share.db --report=%t/share.json --quiet | FileCheck %s --check-prefix=SUMMARY
 // RUN: %tessel_python %S/Inputs/weighted-latency.py %t/ansor.json %t/share.json | FileCheck %s
 // CHECK: ansor.json: trials per task 65 65 1 1
 // CHECK-NEXT: share.json: trials per task 65 1 1 65

@@ -167,6 +167,14 @@ static OptionFlag<bool> checkCompiles(
              "compile_error (\"admitted by the search space, does not "
              "compile: ...\"). Times stay analytic"),
     cl::cat(category));
+static OptionFlag<int64_t> startSamples(
+    "start-samples", cl::location(options.startSamples),
+    cl::desc("Before the search, compare each task's default with the best "
+             "of this many sampled schedules as the analytic simulator "
+             "predicts them (no measurement); one predicted at least 4x "
+             "faster is measured with the default, so a task the budget "
+             "never reaches keeps the better one (default 256; 0: off)"),
+    cl::cat(category));
 static OptionFlag<std::string> taskEquality(
     "task-equality", cl::location(options.taskEquality),
     cl::desc("Which kernels are one task: structural (default), or "
@@ -248,7 +256,8 @@ static SmallVector<cl::Option *> getRunFlags() {
           &features,    &trials,          &perRound,    &scheduler,
           &resume,      &timeLimit,       &seed,        &simNoise,
           &simFidelity, &simTrialSeconds, &maxStages,   &tensorCores,
-          &allowTf32,   &minTimeMs,       &taskEquality, &checkCompiles};
+          &allowTf32,   &minTimeMs,       &taskEquality, &checkCompiles,
+          &startSamples};
 }
 
 /// Whether the command line asks for a tuning run, rather than only for the

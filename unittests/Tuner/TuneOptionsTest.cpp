@@ -38,6 +38,11 @@ TEST(TuneOptionsTest, ErrorsNameTheOption) {
   EXPECT_EQ(verifyError(options),
             "measure=gpu is not cuda, sim:<device>, queue:<db> or "
             "replay:<file>");
+  options = TuneOptions();
+  options.startSamples = -1;
+  EXPECT_EQ(verifyError(options),
+            "start-samples=-1 is out of range: at least 0");
+  options = TuneOptions();
   options.measure = "replay:";
   EXPECT_EQ(verifyError(options),
             "measure=replay: needs the file of measurements to replay");
@@ -141,6 +146,17 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   ASSERT_TRUE(static_cast<bool>(earlier))
       << llvm::toString(earlier.takeError());
   EXPECT_EQ(earlier->maxStages, 1);
+  // Likewise start_samples (the analytic start, session 36): written unless
+  // 0, read as 0 from earlier runs' options, so --rerun repeats them.
+  EXPECT_EQ(json.getInteger("start_samples"), 256);
+  EXPECT_EQ(earlier->startSamples, 0);
+  // A caller's options (Python, C API) keep today's defaults instead.
+  auto caller =
+      TuneOptions::fromCallerJSON(llvm::json::Object{{"trials", 5}});
+  ASSERT_TRUE(static_cast<bool>(caller)) << llvm::toString(caller.takeError());
+  EXPECT_EQ(caller->trials, 5);
+  EXPECT_EQ(caller->maxStages, 2);
+  EXPECT_EQ(caller->startSamples, 256);
   TuneOptions single;
   single.maxStages = 1;
   llvm::json::Object singleJson = single.toJSON();
@@ -153,6 +169,7 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   options.cudaMinTimeMs = 20;
   options.taskEquality = "ignore-float-constants";
   options.checkCompiles = true;
+  options.startSamples = 64;
   json = options.toJSON();
   EXPECT_EQ(json.getBoolean("allow_tf32"), true);
   auto back = TuneOptions::fromJSON(llvm::json::Value(std::move(json)));
@@ -163,6 +180,7 @@ TEST(TuneOptionsTest, OptInSwitchesAreWrittenOnlyWhenSet) {
   EXPECT_EQ(back->cudaMinTimeMs, 20);
   EXPECT_EQ(back->taskEquality, "ignore-float-constants");
   EXPECT_TRUE(back->checkCompiles);
+  EXPECT_EQ(back->startSamples, 64);
   auto wrong = TuneOptions::fromJSON(llvm::json::Object{{"allow_tf32", 1}});
   ASSERT_FALSE(static_cast<bool>(wrong));
   EXPECT_EQ(llvm::toString(wrong.takeError()),

@@ -25,6 +25,13 @@
 namespace mlir {
 namespace tessel {
 
+/// How much faster than the default the analytic simulator must predict a
+/// sampled schedule for it to be measured as the task's analytic start
+/// (TuneOptions::startSamples): its top pick has measured up to 3.44x the
+/// measured best (docs/SimulatedGpu.md), so a predicted gain below 4x could
+/// be its error.
+inline constexpr double kAnalyticStartMargin = 4.0;
+
 /// The options of one tuning run.
 struct TuneOptions {
   /// The measurer: "cuda", "sim:<device>" (createMeasurer),
@@ -93,6 +100,12 @@ struct TuneOptions {
   /// TF32 (inputs rounded to a 10-bit mantissa; results differ from strict
   /// fp32). Off by default; the tuned model compiles with `allow-tf32`.
   bool allowTf32 = false;
+  /// Before the search, each task's default is compared with the best of
+  /// this many sampled schedules as the analytic simulator predicts them
+  /// (no measurement); one predicted kAnalyticStartMargin times faster is
+  /// measured with the default, so a task the budget never reaches keeps
+  /// the better of the two (docs/Tuning.md). 0: off, as in runs before it.
+  int64_t startSamples = 256;
   /// Which kernels are one task: "structural" or "ignore-float-constants"
   /// (TaskEquality: kernels that differ only in the values of float
   /// constants, such as folded splat weights, share a task).
@@ -110,9 +123,15 @@ struct TuneOptions {
   /// The options as a JSON object (keys as in fromJSON).
   llvm::json::Object toJSON() const;
 
-  /// Reads options written by toJSON(); keys left out keep their defaults,
-  /// unknown keys and values of the wrong type are errors.
+  /// Reads the options a run stored (toJSON()), for --rerun: keys left out
+  /// take the values runs had before the key existed (`max_stages` 1,
+  /// `start_samples` 0), others their defaults; unknown keys and values of
+  /// the wrong type are errors.
   static llvm::Expected<TuneOptions> fromJSON(const llvm::json::Value &value);
+  /// Reads the options a caller gives (the Python and C APIs): as
+  /// fromJSON(), but every key left out keeps today's default.
+  static llvm::Expected<TuneOptions>
+  fromCallerJSON(const llvm::json::Value &value);
 };
 
 } // namespace tessel

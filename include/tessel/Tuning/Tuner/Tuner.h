@@ -103,6 +103,9 @@ struct TaskResult {
   std::optional<Trial> best;
   /// Trials of the task, with the default schedule and resumed ones.
   int64_t trials = 0;
+  /// Of those, the ones the search measured (not the default schedule or
+  /// the analytic start); 0: the search never reached the task.
+  int64_t searchTrials = 0;
   /// The default schedule's latency; 0 when it has none or it failed.
   double defaultLatencyUs = 0;
   /// After each improvement: trial number, elapsed seconds, best GFLOP/s.

@@ -72,6 +72,8 @@ llvm::Error TuneOptions::verify() const {
     return outOfRange("min-time-ms", cudaMinTimeMs, "more than 0");
   if (trials < 1)
     return outOfRange("trials", trials, "at least 1");
+  if (startSamples < 0)
+    return outOfRange("start-samples", startSamples, "at least 0");
   if (measuresPerRound < 0)
     return outOfRange("measures-per-round", measuresPerRound,
                       "at least 1 (0: the strategy's default)");
@@ -137,6 +139,8 @@ llvm::json::Object TuneOptions::toJSON() const {
     object["allow_tf32"] = true;
   if (checkCompiles)
     object["check_compiles"] = true;
+  if (startSamples != 0)
+    object["start_samples"] = startSamples;
   if (taskEquality != "structural")
     object["task_equality"] = taskEquality;
   if (cudaMinTimeMs != 100)
@@ -148,15 +152,12 @@ llvm::json::Object TuneOptions::toJSON() const {
   return object;
 }
 
-llvm::Expected<TuneOptions>
-TuneOptions::fromJSON(const llvm::json::Value &value) {
+/// Reads the keys of `value` over `options`.
+static llvm::Expected<TuneOptions> readOptions(const llvm::json::Value &value,
+                                               TuneOptions options) {
   const llvm::json::Object *object = value.getAsObject();
   if (!object)
     return llvm::createStringError("tuning options: not a JSON object");
-  TuneOptions options;
-  // Options are stored with `max_stages` only when it is not 1: runs before
-  // the default became 2 (session 29) stored none.
-  options.maxStages = 1;
   auto wrongType = [](llvm::StringRef key, llvm::StringRef type) {
     return llvm::createStringError("tuning options: '" + key + "' is not " +
                                    type);
@@ -213,6 +214,8 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
       error = readString(options.features);
     else if (name == "max_stages")
       error = readInt(options.maxStages);
+    else if (name == "start_samples")
+      error = readInt(options.startSamples);
     else if (name == "tensor_cores") {
       if (std::optional<bool> b = field.getAsBoolean())
         options.tensorCores = *b;
@@ -252,4 +255,20 @@ TuneOptions::fromJSON(const llvm::json::Value &value) {
       return std::move(error);
   }
   return options;
+}
+
+llvm::Expected<TuneOptions>
+TuneOptions::fromJSON(const llvm::json::Value &value) {
+  TuneOptions options;
+  // Options are stored with `max_stages` only when it is not 1: runs before
+  // the default became 2 (session 29) stored none.
+  options.maxStages = 1;
+  // Likewise `start_samples` (0 before session 36).
+  options.startSamples = 0;
+  return readOptions(value, options);
+}
+
+llvm::Expected<TuneOptions>
+TuneOptions::fromCallerJSON(const llvm::json::Value &value) {
+  return readOptions(value, TuneOptions());
 }

@@ -10,6 +10,8 @@
 #include "tessel/Pipelines/Pipelines.h"
 #include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Tuning/Measure/MeasurerFactory.h"
+#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
+#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Measure/Reference.h"
 #include "tessel/Tuning/Queue/QueueMeasurer.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
@@ -41,6 +43,8 @@ struct TaskRun {
   int64_t taskId = 0;
   std::shared_ptr<const ReferenceData> reference;
   TaskResult result;
+  /// Trials measured outside the search (defaults, analytic starts).
+  int64_t uncountedTrials = 0;
 
   double bestLatency() const {
     const Trial *best = state.getBest();
@@ -110,7 +114,15 @@ private:
   /// Restores earlier measurements of the same target (resume).
   llvm::Error restore();
   /// Measures each task's default schedule once: the speedups' baseline.
+  /// With TuneOptions::startSamples, also a task's analytic start
+  /// (pickAnalyticStart) where there is one.
   void measureDefaults();
+  /// A schedule of `run`'s task the analytic simulator predicts at least
+  /// kAnalyticStartMargin times faster than `fallback` (the default), the
+  /// best of TuneOptions::startSamples sampled ones; std::nullopt when none
+  /// is. Measures nothing and leaves the search's random stream alone.
+  std::optional<Candidate> pickAnalyticStart(size_t index,
+                                             const Candidate *fallback);
 
   TuneOptions options;
   RecordsDatabase &db;
@@ -418,6 +430,8 @@ llvm::Error Tuner::restore() {
         trial.gflops = run.state.task->flops / record.timing.medianUs / 1e3;
       if (record.trial > 0)
         ++result.trials;
+      else
+        ++run.uncountedTrials;
       run.state.record(trial);
       restored.push_back(trial);
     }
@@ -450,21 +464,96 @@ void Tuner::measureDefaults() {
     else
       toBuild.push_back({run.state.task, &*fallback});
   }
+  // A task whose default the analytic simulator predicts far slower than
+  // a sampled schedule also measures that one before the search, so a task
+  // the budget never reaches keeps the better of the two (issue 51).
+  std::vector<std::optional<Candidate>> starts(runs.size());
+  size_t started = 0;
+  if (options.startSamples > 0) {
+    for (auto [index, run] : llvm::enumerate(runs)) {
+      // Resumed runs measured their start (or not) already.
+      if (!defaults[index] && getDefaultCandidate(*run.state.task))
+        continue;
+      starts[index] = pickAnalyticStart(
+          index, defaults[index] ? &*defaults[index] : nullptr);
+      if (starts[index]) {
+        toBuild.push_back({run.state.task, &*starts[index]});
+        ++started;
+      }
+    }
+    if (started)
+      note(llvm::Twine(started) + " task(s) also measure an analytic start: "
+           "a sampled schedule the simulator predicts at least " +
+           llvm::formatv("{0}", kAnalyticStartMargin) + "x faster than the default");
+  }
   // Every task's default compiles at once, on every core; measured below
   // one task at a time as before.
   builder->prepare(toBuild);
   for (auto [index, run] : llvm::enumerate(runs)) {
     std::optional<Candidate> &fallback = defaults[index];
-    if (!fallback)
+    SmallVector<Candidate, 2> batch;
+    if (fallback)
+      batch.push_back(*fallback);
+    if (starts[index])
+      batch.push_back(*starts[index]);
+    if (batch.empty())
       continue;
-    std::vector<Trial> baseline = measureBatch(index, *fallback, false);
+    std::vector<Trial> baseline = measureBatch(index, batch, false);
+    run.uncountedTrials += baseline.size();
     for (Trial &trial : baseline) {
-      if (trial.result.isOk())
+      if (fallback && trial.candidate.getId() == fallback->getId() &&
+          trial.result.isOk())
         run.result.defaultLatencyUs = trial.result.timing.medianUs;
       run.state.record(trial);
     }
     driver->observe(*this, index, baseline);
   }
+}
+
+std::optional<Candidate> Tuner::pickAnalyticStart(size_t index,
+                                                  const Candidate *fallback) {
+  TaskSearchState &state = runs[index].state;
+  if (state.spaces.empty())
+    return std::nullopt;
+  // Its own random stream: the search draws what it drew without it.
+  RandomEngine rng(options.seed * 1000003 + index + 0x5eed);
+  SimulatedMeasurer judge(device, options.seed, /*noise=*/0);
+  auto predict = [&](const Candidate &candidate) -> std::optional<double> {
+    FailureOr<MeasureCandidate> built =
+        buildAnalyticCandidate(state, candidate);
+    if (failed(built))
+      return std::nullopt;
+    MeasureResult result = judge.measure(*built).front();
+    if (!result.isOk() || result.timing.medianUs <= 0)
+      return std::nullopt;
+    return result.timing.medianUs;
+  };
+  std::optional<double> defaultUs;
+  if (fallback)
+    defaultUs = predict(*fallback);
+  std::optional<Candidate> best;
+  double bestUs = 0;
+  llvm::DenseSet<std::pair<Attribute, Attribute>> tried;
+  for (int64_t i = 0; i < options.startSamples; ++i) {
+    unsigned space = rng.uniform(state.spaces.size());
+    FailureOr<ConfigAttr> config = state.spaces[space].sample(rng);
+    if (failed(config))
+      continue;
+    Candidate candidate{space, state.spaces[space].getSketch(), *config};
+    if (state.seen.contains(candidate.getId()) ||
+        !tried.insert(candidate.getId()).second)
+      continue;
+    std::optional<double> us = predict(candidate);
+    if (us && (!best || *us < bestUs)) {
+      best = candidate;
+      bestUs = *us;
+    }
+  }
+  // The simulator's top pick has measured up to 3.44x the measured best
+  // (docs/SimulatedGpu.md): a smaller predicted gain could be its error.
+  if (!best || (defaultUs && bestUs * kAnalyticStartMargin > *defaultUs))
+    return std::nullopt;
+  return best;
 }
 
 std::vector<Trial> Tuner::measure(size_t index,
@@ -530,6 +619,7 @@ llvm::Expected<TuneResult> Tuner::run(ModuleOp model,
     if (const Trial *best = run.state.getBest())
       run.result.best = *best;
     run.result.trials = run.state.trials.size();
+    run.result.searchTrials = run.result.trials - run.uncountedTrials;
     result.results.push_back(std::move(run.result));
   }
   for (TuningTask &task : addedTasks)
@@ -612,8 +702,9 @@ void TuneResult::printSummary(llvm::raw_ostream &os) const {
       start = share(weight * r.defaultLatencyUs, startTotal);
       if (r.best)
         end = share(weight * r.best->result.timing.medianUs, endTotal);
-      // Only its default measured: the search never reached it.
-      if (r.trials <= 1) {
+      // Only its default (and analytic start) measured: the search never
+      // reached it.
+      if (r.searchTrials == 0) {
         unsearched.push_back(index);
         if (r.best)
           unsearchedUs += weight * r.best->result.timing.medianUs;
@@ -673,6 +764,7 @@ llvm::json::Object TuneResult::toJSON(llvm::StringRef model) const {
         {"weight", task.weight},
         {"flops", task.flops},
         {"trials", taskResult.trials},
+        {"search_trials", taskResult.searchTrials},
         {"best_latency_us",
          best ? llvm::json::Value(best->result.timing.medianUs) : nullptr},
         {"best_gflops", best ? llvm::json::Value(best->gflops) : nullptr},
