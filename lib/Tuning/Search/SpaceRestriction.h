@@ -29,8 +29,7 @@ struct SearchSpace::Restriction {
   std::vector<ConfigAttr> members;
   llvm::DenseSet<Attribute> memberSet;
   /// The members by their tiles.
-  std::map<std::vector<std::vector<int64_t>>, std::vector<ConfigAttr>>
-      byTiles;
+  std::map<std::vector<std::vector<int64_t>>, std::vector<ConfigAttr>> byTiles;
 
   static std::vector<std::vector<int64_t>> keyOf(LoopTiles tiles) {
     std::vector<std::vector<int64_t>> key;

@@ -13,8 +13,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
-#include <set>
 #include <limits>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -71,19 +71,18 @@ ReplayDataset::load(llvm::StringRef path, MLIRContext *context) {
       continue;
     llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
     if (!value)
-      return fail(lineNumber, "not a JSON object: " +
-                                  llvm::toString(value.takeError()));
+      return fail(lineNumber,
+                  "not a JSON object: " + llvm::toString(value.takeError()));
     const llvm::json::Object *row = value->getAsObject();
     if (!row)
       return fail(lineNumber, "not a JSON object");
     ++rows;
     // One GPU, one compiler, one barrier placement: times of others are of
     // other kernels.
-    for (auto [key, kept] :
-         {std::pair<llvm::StringRef, std::string *>{"device",
-                                                    &dataset->deviceName},
-          {"codegen", &dataset->codegen},
-          {"barriers", &dataset->barriers}}) {
+    for (auto [key, kept] : {std::pair<llvm::StringRef, std::string *>{
+                                 "device", &dataset->deviceName},
+                             {"codegen", &dataset->codegen},
+                             {"barriers", &dataset->barriers}}) {
       std::string text = getText(*row, key);
       if (rows == 1) {
         if (text.empty())
@@ -112,8 +111,7 @@ ReplayDataset::load(llvm::StringRef path, MLIRContext *context) {
       continue;
     }
     TaskRows &task = dataset->byTask[taskKey];
-    auto [it, added] =
-        task.index.try_emplace({sketch, config}, merged.size());
+    auto [it, added] = task.index.try_emplace({sketch, config}, merged.size());
     if (added) {
       merged.emplace_back();
       task.configs[sketch].push_back(config);
@@ -174,8 +172,7 @@ int64_t ReplayDataset::getIndex(llvm::StringRef workloadKey,
   if (task == byTask.end())
     return -1;
   auto it = task->second.index.find(candidate.getId());
-  return it == task->second.index.end() ? -1
-                                        : static_cast<int64_t>(it->second);
+  return it == task->second.index.end() ? -1 : static_cast<int64_t>(it->second);
 }
 
 const MeasureResult *ReplayDataset::lookup(llvm::StringRef workloadKey,

@@ -115,8 +115,7 @@ createReplayBuilder(std::shared_ptr<const ReplayDataset> dataset);
 /// measured of its task and sketch (SearchSpace::restrictTo) and drops the
 /// spaces with none, before any candidate names a space. Returns the
 /// configs left in all.
-size_t restrictToReplayed(TaskSearchState &state,
-                          const ReplayDataset &dataset);
+size_t restrictToReplayed(TaskSearchState &state, const ReplayDataset &dataset);
 
 } // namespace tessel
 } // namespace mlir

@@ -10,11 +10,11 @@
 #include "tessel/Pipelines/Pipelines.h"
 #include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Tuning/Measure/MeasurerFactory.h"
-#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
-#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Measure/Reference.h"
+#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
 #include "tessel/Tuning/Queue/QueueMeasurer.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
+#include "tessel/Tuning/Tuner/AnalyticCandidate.h"
 #include "tessel/Tuning/Tuner/CandidateBuilder.h"
 #include "tessel/Tuning/Tuner/Replay.h"
 #include "tessel/Tuning/Tuner/StrategyRegistry.h"
@@ -117,7 +117,7 @@ private:
   /// With TuneOptions::startSamples, also a task's analytic start
   /// (pickAnalyticStart) where there is one.
   void measureDefaults();
-  /// A schedule of `run`'s task the analytic simulator predicts at least
+  /// A schedule of task `index` the analytic simulator predicts at least
   /// kAnalyticStartMargin times faster than `fallback` (the default), the
   /// best of TuneOptions::startSamples sampled ones; std::nullopt when none
   /// is. Measures nothing and leaves the search's random stream alone.
@@ -482,9 +482,10 @@ void Tuner::measureDefaults() {
       }
     }
     if (started)
-      note(llvm::Twine(started) + " task(s) also measure an analytic start: "
-           "a sampled schedule the simulator predicts at least " +
-           llvm::formatv("{0}", kAnalyticStartMargin) + "x faster than the default");
+      note(llvm::formatv("{0} task(s) also measure an analytic start: a "
+                         "sampled schedule the simulator predicts at least "
+                         "{1}x faster than the default",
+                         started, kAnalyticStartMargin));
   }
   // Every task's default compiles at once, on every core; measured below
   // one task at a time as before.
