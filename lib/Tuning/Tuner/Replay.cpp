@@ -175,12 +175,6 @@ int64_t ReplayDataset::getIndex(llvm::StringRef workloadKey,
   return it == task->second.index.end() ? -1 : static_cast<int64_t>(it->second);
 }
 
-const MeasureResult *ReplayDataset::lookup(llvm::StringRef workloadKey,
-                                           const Candidate &candidate) const {
-  int64_t index = getIndex(workloadKey, candidate);
-  return index < 0 ? nullptr : &results[index];
-}
-
 std::vector<ConfigAttr> ReplayDataset::getConfigs(llvm::StringRef workloadKey,
                                                   SketchAttr sketch) const {
   auto task = byTask.find(workloadKey);

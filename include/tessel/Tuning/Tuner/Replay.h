@@ -52,18 +52,10 @@ public:
   static llvm::Expected<std::shared_ptr<ReplayDataset>>
   load(llvm::StringRef path, MLIRContext *context);
 
-  /// The measurement of `candidate` of the task `workloadKey`; null when
-  /// the dataset did not measure it.
-  const MeasureResult *lookup(llvm::StringRef workloadKey,
-                              const Candidate &candidate) const;
   /// Every config the dataset measured of the task `workloadKey` under
   /// `sketch`, in the order of the rows.
   std::vector<ConfigAttr> getConfigs(llvm::StringRef workloadKey,
                                      SketchAttr sketch) const;
-  /// Whether the dataset measured any schedule of the task `workloadKey`.
-  bool hasTask(llvm::StringRef workloadKey) const {
-    return byTask.contains(workloadKey);
-  }
 
   /// The GPU as its driver named it, e.g. "NVIDIA H100 80GB HBM3".
   const std::string &getDeviceName() const { return deviceName; }

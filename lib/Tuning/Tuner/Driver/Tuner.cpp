@@ -445,6 +445,8 @@ llvm::Error Tuner::restore() {
 
 void Tuner::measureDefaults() {
   std::vector<std::optional<Candidate>> defaults(runs.size());
+  // Tasks whose default a resumed run measured: their start was decided then.
+  std::vector<bool> resumed(runs.size(), false);
   std::vector<TaskCandidate> toBuild;
   for (auto [index, run] : llvm::enumerate(runs)) {
     std::optional<Candidate> &fallback = defaults[index];
@@ -459,9 +461,10 @@ void Tuner::measureDefaults() {
     for (const Trial &trial : run.state.trials)
       if (trial.candidate.getId() == key && trial.result.isOk())
         run.result.defaultLatencyUs = trial.result.timing.medianUs;
-    if (run.state.seen.contains(key))
+    if (run.state.seen.contains(key)) {
       fallback.reset();
-    else
+      resumed[index] = true;
+    } else
       toBuild.push_back({run.state.task, &*fallback});
   }
   // A task whose default the analytic simulator predicts far slower than
@@ -471,8 +474,7 @@ void Tuner::measureDefaults() {
   size_t started = 0;
   if (options.startSamples > 0) {
     for (auto [index, run] : llvm::enumerate(runs)) {
-      // Resumed runs measured their start (or not) already.
-      if (!defaults[index] && getDefaultCandidate(*run.state.task))
+      if (resumed[index])
         continue;
       starts[index] = pickAnalyticStart(
           index, defaults[index] ? &*defaults[index] : nullptr);
