@@ -37,6 +37,7 @@
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Strategies/Fasor/Pretrain.h"
 #include "tessel/Tuning/Strategies/Fasor/RandomTasks.h"
+#include "tessel/Tuning/Strategies/Fasor/ScheduleTokens.h"
 #include "tessel/Tuning/Strategies/Fasor/Sensitivity.h"
 #include "tessel/Tuning/Strategies/Fasor/StartPoints.h"
 #include "tessel/Tuning/Strategies/Fasor/Transfer.h"
@@ -80,9 +81,17 @@ static cl::opt<std::string> fromModel(
     "from", cl::desc("Fine-tune this pretrained model for --device instead "
                      "of pretraining"),
     cl::value_desc("path"), cl::cat(toolCategory));
+static cl::opt<bool> fromScratch(
+    "from-scratch",
+    cl::desc("The baseline of --from: the same transfer protocol (the same "
+             "diverse tasks trained on, the same held-out tasks) on a "
+             "freshly initialized model trained with pretraining's options "
+             "(--epochs, --seed)"),
+    cl::cat(toolCategory));
 static cl::opt<unsigned> transferTasks(
     "transfer-tasks", cl::init(10),
-    cl::desc("With --from: the diverse tasks measured on the device"),
+    cl::desc("With --from or --from-scratch: the diverse tasks measured on "
+             "the device"),
     cl::cat(toolCategory));
 static cl::opt<bool> sensitivity(
     "sensitivity",
@@ -154,12 +163,14 @@ static void printSimulatorRSquared(llvm::ArrayRef<LabeledSchedule> dataset,
 /// R^2 over many tasks is dominated by how far apart the tasks' latencies
 /// are; a search needs the order of one task's schedules. Prints the mean
 /// over held-out tasks (at least 5 schedules) of Spearman's correlation of
-/// predicted and labelled latency: the pretrained model, the fine-tuned one
-/// and (where every schedule has one) the simulator's prediction.
+/// predicted and labelled latency: the model before and after `training`
+/// (pretrained and fine-tuned, or untrained and trained from scratch) and
+/// (where every schedule has one) the simulator's prediction.
 static llvm::Error printWithinTaskRanking(
     const TransformerCostModel &before, const TransformerCostModel &after,
     llvm::ArrayRef<LabeledSchedule> dataset,
-    llvm::ArrayRef<std::string> measuredTasks, llvm::StringRef deviceId) {
+    llvm::ArrayRef<std::string> measuredTasks, llvm::StringRef deviceId,
+    llvm::StringRef training) {
   std::set<std::string> measured(measuredTasks.begin(), measuredTasks.end());
   std::map<std::string, std::vector<const LabeledSchedule *>> byTask;
   for (const LabeledSchedule &labeled : dataset)
@@ -204,8 +215,8 @@ static llvm::Error printWithinTaskRanking(
     return llvm::Error::success();
   llvm::outs() << llvm::formatv(
       "mean Spearman of latency within each of {0} held-out tasks (>= 5 "
-      "schedules): before fine-tuning {1:f3}, after {2:f3}",
-      tasks, sums[0] / tasks, sums[1] / tasks);
+      "schedules): before {3} {1:f3}, after {2:f3}",
+      tasks, sums[0] / tasks, sums[1] / tasks, training);
   if (simulatedTasks > 0)
     llvm::outs() << llvm::formatv(", the simulator sim:{0} {1:f3} ({2} tasks)",
                                   deviceId, sums[2] / simulatedTasks,
@@ -350,13 +361,25 @@ int main(int argc, char **argv) {
         added, device->id);
   }
 
-  if (!fromModel.empty()) {
-    llvm::Expected<TransformerCostModel> model =
-        TransformerCostModel::load(fromModel);
+  if (fromScratch && !fromModel.empty())
+    return fail("--from-scratch and --from exclude each other");
+  if (!fromModel.empty() || fromScratch) {
+    // From scratch: the untrained model stands where the pretrained one
+    // would, and is trained as pretraining trains.
+    auto initial = [&]() -> llvm::Expected<TransformerCostModel> {
+      if (fromScratch)
+        return TransformerCostModel::create(kTokenWidth, {}, seed);
+      return TransformerCostModel::load(fromModel);
+    };
+    llvm::Expected<TransformerCostModel> model = initial();
     if (!model)
       return fail(llvm::toString(model.takeError()));
     TransferOptions options;
     options.tasks = transferTasks;
+    if (fromScratch) {
+      options.fineTune = TrainOptions();
+      options.fineTune.epochs = epochs;
+    }
     options.fineTune.seed = seed;
     auto result = transfer(*model, *dataset, options);
     if (!result)
@@ -368,22 +391,23 @@ int main(int argc, char **argv) {
         result->evaluatedSchedules);
     for (const std::string &key : result->measuredTasks)
       llvm::outs() << "  " << key << "\n";
+    llvm::StringRef training = fromScratch ? "training" : "fine-tuning";
     llvm::outs() << llvm::formatv(
-        "R^2 before fine-tuning: latency {0:f3}, MS {1:f3}, CS {2:f3}\n",
+        "R^2 before {0}: latency {1:f3}, MS {2:f3}, CS {3:f3}\n", training,
         result->before.latency, result->before.memoryBound,
         result->before.computeBound);
     llvm::outs() << llvm::formatv(
-        "R^2 after fine-tuning: latency {0:f3}, MS {1:f3}, CS {2:f3}\n",
+        "R^2 after {0}: latency {1:f3}, MS {2:f3}, CS {3:f3}\n", training,
         result->after.latency, result->after.memoryBound,
         result->after.computeBound);
     if (!llvm::StringRef(target).starts_with("sim:"))
       printSimulatorRSquared(*dataset, result->measuredTasks, device->id);
-    llvm::Expected<TransformerCostModel> pretrained =
-        TransformerCostModel::load(fromModel);
-    if (!pretrained)
-      return fail(llvm::toString(pretrained.takeError()));
-    if (llvm::Error error = printWithinTaskRanking(
-            *pretrained, *model, *dataset, result->measuredTasks, device->id))
+    llvm::Expected<TransformerCostModel> untouched = initial();
+    if (!untouched)
+      return fail(llvm::toString(untouched.takeError()));
+    if (llvm::Error error =
+            printWithinTaskRanking(*untouched, *model, *dataset,
+                                   result->measuredTasks, device->id, training))
       return fail(llvm::toString(std::move(error)));
     if (llvm::Error error = model->save(outputFile))
       return fail(llvm::toString(std::move(error)));
