@@ -160,9 +160,11 @@ int main(int argc, char **argv) {
                  str(argv[3]), NULL, NULL, NULL);
   printf("unknown strategy: %s\n",
          mlirLogicalResultIsSuccess(r) ? "ok" : "failed");
-  // CHECK: diagnostic: loc("{{.*}}matmul.mlir":0:0): unknown strategy
-  // 'annealing' (known: dgd, eto, eto-topk, evolutionary, {{(fasor, )?}}psa,
-  // random) CHECK: unknown strategy: failed
+  // One CHECK a line: a reflowed CHECK checks nothing after its first line.
+  // clang-format off
+  // CHECK: diagnostic: loc("{{.*}}matmul.mlir":0:0): unknown strategy 'annealing' (known: dgd, eto, eto-topk, evolutionary, {{(fasor, )?}}psa, random)
+  // CHECK: unknown strategy: failed
+  // clang-format on
   r = tesselTune(fresh, str("{\"trials\": 0}"), str(argv[3]), NULL, NULL, NULL);
   printf("bad options: %s\n", mlirLogicalResultIsSuccess(r) ? "ok" : "failed");
   // CHECK: diagnostic: {{.*}}: trials=0 is out of range: at least 1

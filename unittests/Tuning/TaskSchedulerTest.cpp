@@ -110,19 +110,26 @@ TEST(TaskSchedulerTest, ConvergedTasksYieldToImprovingOnes) {
 TEST(TaskSchedulerTest, SimilarTaskBoundCapsTheForwardGuess) {
   TaskSchedulerOptions options;
   options.epsilon = 0;
-  // Same group and FLOPs: task 1 already runs at 10 us. Task 0 at 11 us is
-  // within beta=2 of it; task 2 (other group) at 50 us is not bounded.
+  // Tasks 0 and 1 are similar (same group, same FLOPs); task 2 is alone in
+  // its group. After 4 flat rounds each, task 0 at 100 us guesses -100/4 =
+  // -25 a round, but its similar task runs at 10 us, so beta * 10 - 100 =
+  // -80 caps the guess: there is more to gain than the rounds alone say.
+  // Task 2 at 120 us has no faster similar task: its bound (2 * 120 - 120)
+  // does not bind, and it keeps -120/4 = -30.
   TaskScheduler scheduler({{1, 1e6, "g"}, {1, 1e6, "g"}, {1, 1e6, "h"}},
                           options);
-  scheduler.update(0, 11);
+  for (int round = 0; round < 4; ++round) {
+    scheduler.update(0, 100);
+    scheduler.update(2, 120);
+  }
   scheduler.update(1, 10);
-  scheduler.update(2, 50);
-  // Task 0: min(-11/1, 2*10 - 11 = 9) = -11 ... both finite; the bound term
-  // only caps, so the gradient equals 0.8 * -11.
-  EXPECT_NEAR(scheduler.getGradient(0), 0.8 * -11, 1e-9);
-  EXPECT_NEAR(scheduler.getGradient(2), 0.8 * -50, 1e-9);
-  EXPECT_EQ(scheduler.next(), 2u);
-  EXPECT_DOUBLE_EQ(scheduler.getObjective(), 71);
+  // Flat histories: no backward term; (1 - alpha) = 0.8 of the forward one.
+  EXPECT_NEAR(scheduler.getGradient(0), 0.8 * (2 * 10 - 100), 1e-9);
+  EXPECT_NEAR(scheduler.getGradient(2), 0.8 * (-120.0 / 4), 1e-9);
+  EXPECT_NEAR(scheduler.getGradient(1), 0.8 * (-10.0 / 1), 1e-9);
+  // Without the bound task 0 (-20) would lose to task 2 (-24).
+  EXPECT_EQ(scheduler.next(), 0u);
+  EXPECT_DOUBLE_EQ(scheduler.getObjective(), 230);
 }
 
 TEST(TaskSchedulerTest, TasksWithoutAWorkingConfigComeFirst) {

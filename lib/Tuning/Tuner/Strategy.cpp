@@ -15,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 #include <numeric>
 
@@ -88,6 +89,22 @@ std::vector<Candidate> tessel::sampleUnseen(TaskSearchState &state,
     batch.push_back(*candidate);
   }
   return batch;
+}
+
+RouletteWheel::RouletteWheel(ArrayRef<double> scores) {
+  assert(!scores.empty() && "a wheel needs a score");
+  double floor = *std::min_element(scores.begin(), scores.end());
+  cumulative.reserve(scores.size());
+  double total = 0;
+  for (double score : scores)
+    cumulative.push_back(total += score - floor + 1e-6);
+}
+
+size_t RouletteWheel::pick(RandomEngine &rng) const {
+  double draw = rng.uniformReal() * cumulative.back();
+  size_t index = std::lower_bound(cumulative.begin(), cumulative.end(), draw) -
+                 cumulative.begin();
+  return std::min(index, cumulative.size() - 1);
 }
 
 Candidate tessel::mutateCandidate(TaskSearchState &state,

@@ -125,6 +125,20 @@ std::vector<size_t>
 pickDiverse(ArrayRef<std::pair<double, Candidate>> ranked, size_t count,
             double knobWeight = 1.0);
 
+/// Ansor's roulette-wheel selection over a population's scores: pick()
+/// draws an index with probability proportional to its score minus the
+/// lowest score (plus 1e-6, so that the lowest can still be drawn), with
+/// one draw of `rng`.
+class RouletteWheel {
+public:
+  /// A wheel over `scores` (at least one).
+  explicit RouletteWheel(ArrayRef<double> scores);
+  size_t pick(RandomEngine &rng) const;
+
+private:
+  std::vector<double> cumulative;
+};
+
 /// Ansor's GPU mutation of `candidate`: its tile sizes (with chance
 /// `tileMutationWeight`, TVM's 0.9) or else its unroll value, as the
 /// evolutionary search mutates; in a space with the `stages` knob, half of

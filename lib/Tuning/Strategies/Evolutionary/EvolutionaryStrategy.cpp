@@ -10,7 +10,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
-#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -82,20 +81,11 @@ std::vector<Candidate> EvolutionaryStrategy::propose(TaskSearchState &state,
     if (generation == options.generations)
       break;
     // Roulette selection on the scores, then mutation.
-    std::vector<double> weights(scores->begin(), scores->end());
-    double floor = *std::min_element(weights.begin(), weights.end());
-    for (double &w : weights)
-      w = w - floor + 1e-6;
-    std::vector<double> cumulative(weights.size());
-    std::partial_sum(weights.begin(), weights.end(), cumulative.begin());
+    RouletteWheel wheel(*scores);
     std::vector<Candidate> next;
     next.reserve(population.size());
     for (size_t i = 0; i < population.size(); ++i) {
-      double draw = state.rng.uniformReal() * cumulative.back();
-      size_t parent =
-          std::lower_bound(cumulative.begin(), cumulative.end(), draw) -
-          cumulative.begin();
-      Candidate child = population[std::min(parent, population.size() - 1)];
+      Candidate child = population[wheel.pick(state.rng)];
       if (state.rng.uniformReal() < options.mutationProbability)
         child = mutateCandidate(state, child, options.tileMutationWeight);
       next.push_back(child);
