@@ -817,7 +817,8 @@ protected:
   /// `reference`.
   void checkRandomTensorCoreSchedule(ModuleOp module, linalg::LinalgOp target,
                                      std::mt19937 &rng,
-                                     const Reference &reference) {
+                                     const Reference &reference,
+                                     bool pipelined = false) {
     ASSERT_EQ(getTensorCoreBlocker(target), "");
     LoopNest nest = *LoopNest::get(target);
     auto sketch = SketchAttr::get(
@@ -835,15 +836,37 @@ protected:
     const int64_t unrollOptions[] = {0, 16, 64, 512, 1024};
     SmallVector<int64_t> vector = {int64_t(1) << (rng() % 4),
                                    int64_t(1) << (rng() % 4)};
+    if (pipelined) {
+      // The staging loop (the outermost reduction level) gets at least two
+      // steps, to be pipelined over 2 to 4 (at most its steps) stages: a
+      // one-step staging loop takes the mma steps' trips.
+      for (unsigned l = 0; l < nest.size(); ++l) {
+        if (!nest.isReduction[l] || tiles[l].front() > 1)
+          continue;
+        tiles[l].front() = tiles[l][1];
+        tiles[l][1] = 1;
+      }
+    }
     auto config =
         ConfigAttr::get(&context, tiles, unrollOptions[rng() % 5], vector);
+    int64_t stages = 1;
+    if (pipelined) {
+      SmallVector<unsigned> stagingLoops =
+          getMultiStepStagingLoops(tiles, nest);
+      ASSERT_EQ(stagingLoops.size(), 1u);
+      int64_t most = std::min<int64_t>(kMaxPipelineStages,
+                                       tiles[stagingLoops.front()].front());
+      stages = 2 + rng() % (most - 1);
+      config = config.withStages(stages);
+    }
     {
       ScopedDiagnosticHandler silence(&context,
                                       [](Diagnostic &) { return success(); });
       // A vector width that does not divide a shared tile's row: use 1.
       if (failed(verifySchedule(target, sketch, config,
                                 [&] { return target->emitError(); })))
-        config = ConfigAttr::get(&context, tiles, config.getUnroll(), {1, 1});
+        config = ConfigAttr::get(&context, tiles, config.getUnroll(), {1, 1},
+                                 stages);
     }
     std::string description;
     llvm::raw_string_ostream os(description);
@@ -971,6 +994,23 @@ TEST_P(TensorCoreCpuTest, TensorCoreScheduleMatchesTheUnscheduledOp) {
     linalg::LinalgOp target = takeTarget(*module);
     ASSERT_TRUE(target);
     checkRandomTensorCoreSchedule(*module, target, rng, reference);
+  }
+}
+
+/// Pipelined tensor-core staging (issue 43 item 1): the shared tiles
+/// multi-buffered, the loads issued `stages - 1` steps ahead.
+TEST_P(TensorCoreCpuTest, PipelinedTensorCoreScheduleMatchesTheUnscheduledOp) {
+  for (auto [sourceIndex, source] : llvm::enumerate(getTensorCoreSources())) {
+    Reference reference;
+    runReference(source, 11 + sourceIndex, reference);
+    if (HasFatalFailure())
+      return;
+    std::mt19937 rng(211 * GetParam() + sourceIndex);
+    OwningOpRef<ModuleOp> module = parse(source);
+    linalg::LinalgOp target = takeTarget(*module);
+    ASSERT_TRUE(target);
+    checkRandomTensorCoreSchedule(*module, target, rng, reference,
+                                  /*pipelined=*/true);
   }
 }
 

@@ -162,7 +162,8 @@ protected:
                                 const TaskExtractionOptions &extraction,
                                 StringRef extraOptions,
                                 ArrayRef<StringRef> cubinChips,
-                                int64_t instructionK = 16) {
+                                int64_t instructionK = 16,
+                                int64_t maxStages = 1) {
     std::vector<std::string> pipelines = {"chip=sm_90 format=isa" +
                                           extraOptions.str()};
 #if TESSEL_HAVE_PTXAS
@@ -172,7 +173,7 @@ protected:
 #endif
     for (const std::string &pipeline : pipelines) {
       for (const char *source : sources) {
-        compileSamples(source, 6, extraction, /*maxStages=*/1, pipeline,
+        compileSamples(source, 6, extraction, maxStages, pipeline,
                        SketchKind::TensorCore);
         EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
         EXPECT_EQ(compiled.size(), 6u) << pipeline;
@@ -423,6 +424,46 @@ func.func @f(%a: tensor<6x128x64xf16>, %b: tensor<6x64x96xf16>, %c: tensor<6x128
   return %0 : tensor<6x128x96xf16>
 })mlir";
   compileTensorCoreSamples({matmul, batchMatmul}, {}, "", {"sm_80"});
+}
+
+// Pipelined tensor-core staging (issue 43 item 1): sampled configs of
+// spaces with the `stages` knob compile (PTX for sm_90, cubins for sm_80 and
+// sm_90), those with stages > 1 with cp.async, and ptxas's shared memory is
+// the space's estimate (the stages' slots included).
+TEST_F(CompileTest, SampledPipelinedTensorCoreConfigsCompile) {
+  const char *matmul = R"mlir(
+func.func @f(%a: tensor<512x256xf16>, %b: tensor<256x384xf16>) -> tensor<512x384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x384xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<512x384xf32>) -> tensor<512x384xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x384xf16>) outs(%c : tensor<512x384xf32>) -> tensor<512x384xf32>
+  return %0 : tensor<512x384xf32>
+})mlir";
+  int pipelined = 0;
+  std::vector<std::string> pipelines = {"chip=sm_90 format=isa"};
+#if TESSEL_HAVE_PTXAS
+  pipelines.push_back("chip=sm_80 format=bin");
+  pipelines.push_back("chip=sm_90 format=bin");
+#endif
+  for (const std::string &pipeline : pipelines) {
+    compileSamples(matmul, 8, {}, /*maxStages=*/4, pipeline,
+                   SketchKind::TensorCore);
+    ASSERT_EQ(compiled.size(), 8u) << pipeline;
+    bool isa = StringRef(pipeline).contains("format=isa");
+    for (size_t i = 0; i < compiled.size(); ++i) {
+      if (compiled[i].getStages() > 1) {
+        ++pipelined;
+        if (isa)
+          EXPECT_TRUE(hasAsyncCopies[i]) << str(compiled[i]);
+      }
+      if (isa)
+        EXPECT_TRUE(hasMmaSync[i]) << str(compiled[i]);
+      if (ptxasSharedBytes[i] >= 0)
+        EXPECT_EQ(ptxasSharedBytes[i], estimatedSharedBytes[i])
+            << str(compiled[i]);
+    }
+  }
+  EXPECT_GT(pipelined, 0);
 }
 
 // With TF32 allowed, every sampled tensor_core config of f32 matmuls (one

@@ -96,7 +96,10 @@ FailureOr<SearchSpace> SearchSpace::get(linalg::LinalgOp op, SketchAttr sketch,
   }
   SearchSpace space(op, sketch, device, *nest);
   // cp.async (sm_80) is what makes more stages worth their shared memory.
-  if (sketch.getKind() == SketchKind::MultiLevelTiling &&
+  // Tensor-core sketches always stage both operands (since session 37
+  // their staging loop pipelines too).
+  if ((sketch.getKind() == SketchKind::MultiLevelTiling ||
+       sketch.getKind() == SketchKind::TensorCore) &&
       !sketch.getShared().empty() &&
       device.getComputeCapabilityMajor() >= 8)
     space.maxStages = std::clamp<int64_t>(maxStages, 1, kMaxPipelineStages);

@@ -297,10 +297,10 @@ func.func @tensor_core_instruction_level(%a: tensor<64x64xf16>, %b: tensor<64x64
 
 // -----
 
-func.func @tensor_core_synchronous(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-error @+1 {{stages 2: tensor_core sketches stage synchronously}}
+func.func @tensor_core_stages(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{stages 3 exceed the 2 steps of the staging loop (loop 2)}}
   %0 = linalg.matmul {tessel.sketch = #tessel.sketch<tensor_core, shared = [0, 1]>,
-                      tessel.config = #tessel.config<tiles = [[1, 2, 2, 16], [1, 2, 4, 8], [2, 2, 16]], stages = 2>}
+                      tessel.config = #tessel.config<tiles = [[1, 2, 2, 16], [1, 2, 4, 8], [2, 2, 16]], stages = 3>}
     ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }

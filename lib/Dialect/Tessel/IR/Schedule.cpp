@@ -367,12 +367,7 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
                            << ", not " << config.getLoopTiles(loop).back();
   }
   if (int64_t stages = config.getStages(); stages > 1) {
-    // Upstream's mma.sync conversion does not follow the accumulators
-    // through a pipelined loop (its extra loop-carried values).
-    if (tensorCore)
-      return emitError() << "stages " << stages
-                         << ": tensor_core sketches stage synchronously";
-    if (sketch.getKind() != SketchKind::MultiLevelTiling ||
+    if ((sketch.getKind() != SketchKind::MultiLevelTiling && !tensorCore) ||
         sketch.getShared().empty())
       return emitError() << "stages " << stages
                          << " pipelines a shared-memory staging loop; the "

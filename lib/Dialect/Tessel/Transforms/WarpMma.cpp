@@ -7,11 +7,13 @@
 #include "tessel/Dialect/Tessel/Transforms/WarpMma.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -119,6 +121,35 @@ static void retagBf16MmaSync(RewriterBase &rewriter, Operation *root) {
   }
 }
 
+/// Rewrites each index `arith.addi` of a value and a constant under `root`
+/// as an `affine.apply` of the value. A pipelined staging loop computes the
+/// slot of the loads it issues ahead as `iv + step`; upstream's mma.sync
+/// conversion takes such an `arith.addi` for an elementwise op of its
+/// fragments and fails on it ("unhandled vector to mma type"), while it
+/// leaves affine index arithmetic alone. Lowering the affine maps later
+/// gives the same addition.
+static void rewriteIndexOffsetsAsAffine(RewriterBase &rewriter,
+                                        Operation *root) {
+  SmallVector<arith::AddIOp> additions;
+  root->walk([&](arith::AddIOp add) {
+    if (add.getType().isIndex() &&
+        (getConstantIntValue(add.getLhs()) || getConstantIntValue(add.getRhs())))
+      additions.push_back(add);
+  });
+  for (arith::AddIOp add : additions) {
+    Value value = add.getLhs();
+    std::optional<int64_t> offset = getConstantIntValue(add.getRhs());
+    if (!offset) {
+      value = add.getRhs();
+      offset = getConstantIntValue(add.getLhs());
+    }
+    rewriter.setInsertionPoint(add);
+    AffineExpr d0 = rewriter.getAffineDimExpr(0);
+    rewriter.replaceOpWithNewOp<affine::AffineApplyOp>(
+        add, AffineMap::get(1, 0, d0 + *offset), ValueRange{value});
+  }
+}
+
 LogicalResult tessel::convertWarpContractionsToMmaSync(RewriterBase &rewriter,
                                                        Operation *root,
                                                        bool allowTf32) {
@@ -148,6 +179,7 @@ LogicalResult tessel::convertWarpContractionsToMmaSync(RewriterBase &rewriter,
   });
   if (strictF32.wasInterrupted())
     return failure();
+  rewriteIndexOffsetsAsAffine(rewriter, root);
   FailureOr<bool> bf16 = viewBf16TilesAsF16(rewriter, root);
   if (failed(bf16))
     return failure();
