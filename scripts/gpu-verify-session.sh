@@ -45,6 +45,10 @@
 #    defaults now drop their shared accumulator, and ops/
 #    matmul_bias_register_epilogue.mlir (GPT-2's QKV + bias schedule with 6
 #    virtual threads and 48 KiB of tiles, which needed 60 KiB before).
+# 12. pipelined tensor-core staging (session 37, never run on a GPU): step 1
+#    verifies ops/tensor_core_matmul_f16_pipelined_{2,3}stages.mlir (cp.async
+#    + ldmatrix + mma.sync) against the CPU and times them beside
+#    ops/tensor_core_matmul_f16.mlir, the same tiles staged synchronously.
 #
 # SECONDS (default 540) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
