@@ -901,6 +901,11 @@ protected:
         << description;
   }
 
+  /// Checks a random schedule (pipelined or not) of each tensor-core case
+  /// of getTensorCoreSources, drawn with a generator seeded by
+  /// `seedFactor` times the test's parameter plus the case's index.
+  void checkTensorCoreSources(unsigned seedFactor, bool pipelined);
+
   /// The op of `module` marked `test.target`, unmarked.
   static linalg::LinalgOp takeTarget(ModuleOp module) {
     linalg::LinalgOp target;
@@ -983,35 +988,29 @@ std::vector<std::string> getTensorCoreSources() {
   };
 }
 
-TEST_P(TensorCoreCpuTest, TensorCoreScheduleMatchesTheUnscheduledOp) {
+void TensorCoreCpuTest::checkTensorCoreSources(unsigned seedFactor,
+                                               bool pipelined) {
   for (auto [sourceIndex, source] : llvm::enumerate(getTensorCoreSources())) {
     Reference reference;
     runReference(source, 11 + sourceIndex, reference);
     if (HasFatalFailure())
       return;
-    std::mt19937 rng(101 * GetParam() + sourceIndex);
+    std::mt19937 rng(seedFactor * GetParam() + sourceIndex);
     OwningOpRef<ModuleOp> module = parse(source);
     linalg::LinalgOp target = takeTarget(*module);
     ASSERT_TRUE(target);
-    checkRandomTensorCoreSchedule(*module, target, rng, reference);
+    checkRandomTensorCoreSchedule(*module, target, rng, reference, pipelined);
   }
+}
+
+TEST_P(TensorCoreCpuTest, TensorCoreScheduleMatchesTheUnscheduledOp) {
+  checkTensorCoreSources(/*seedFactor=*/101, /*pipelined=*/false);
 }
 
 /// Pipelined tensor-core staging (issue 43 item 1): the shared tiles
 /// multi-buffered, the loads issued `stages - 1` steps ahead.
 TEST_P(TensorCoreCpuTest, PipelinedTensorCoreScheduleMatchesTheUnscheduledOp) {
-  for (auto [sourceIndex, source] : llvm::enumerate(getTensorCoreSources())) {
-    Reference reference;
-    runReference(source, 11 + sourceIndex, reference);
-    if (HasFatalFailure())
-      return;
-    std::mt19937 rng(211 * GetParam() + sourceIndex);
-    OwningOpRef<ModuleOp> module = parse(source);
-    linalg::LinalgOp target = takeTarget(*module);
-    ASSERT_TRUE(target);
-    checkRandomTensorCoreSchedule(*module, target, rng, reference,
-                                  /*pipelined=*/true);
-  }
+  checkTensorCoreSources(/*seedFactor=*/211, /*pipelined=*/true);
 }
 
 INSTANTIATE_TEST_SUITE_P(RandomSchedules, TensorCoreCpuTest,

@@ -154,11 +154,14 @@ protected:
     }
   }
 
-  /// Compiles 6 sampled tensor_core configs of each of `sources`: PTX for
-  /// sm_90 with mma.sync in every kernel, and cubins for each chip of
-  /// `cubinChips` where ptxas is there; `extraOptions` go to tessel-to-cuda.
-  /// Every config's instruction K is `instructionK`.
-  void compileTensorCoreSamples(ArrayRef<const char *> sources,
+  /// Compiles 6 sampled tensor_core configs of each of `sources`, from
+  /// spaces with `maxStages`: PTX for sm_90 with mma.sync in every kernel
+  /// (and cp.async in every pipelined one), and cubins for each chip of
+  /// `cubinChips` where ptxas is there, whose shared memory is the space's
+  /// estimate; `extraOptions` go to tessel-to-cuda. Every config's
+  /// instruction K is `instructionK`. Returns how many compiled configs were
+  /// pipelined (stages > 1).
+  int compileTensorCoreSamples(ArrayRef<const char *> sources,
                                 const TaskExtractionOptions &extraction,
                                 StringRef extraOptions,
                                 ArrayRef<StringRef> cubinChips,
@@ -171,25 +174,34 @@ protected:
       pipelines.push_back("chip=" + chip.str() + " format=bin" +
                           extraOptions.str());
 #endif
+    int pipelined = 0;
     for (const std::string &pipeline : pipelines) {
       for (const char *source : sources) {
         compileSamples(source, 6, extraction, maxStages, pipeline,
                        SketchKind::TensorCore);
         EXPECT_TRUE(sketchKinds.count(SketchKind::TensorCore));
         EXPECT_EQ(compiled.size(), 6u) << pipeline;
-        for (ConfigAttr config : compiled) {
+        for (auto [i, config] : llvm::enumerate(compiled)) {
           EXPECT_EQ(config.getLoopTiles(config.getNumLoops() - 1).back(),
                     instructionK)
               << str(config);
+          pipelined += config.getStages() > 1;
+          if (ptxasSharedBytes[i] >= 0)
+            EXPECT_EQ(ptxasSharedBytes[i], estimatedSharedBytes[i])
+                << str(config);
         }
         // Cubins hold no PTX text to look at.
         if (!StringRef(pipeline).contains("format=isa"))
           continue;
-        for (auto [config, mma] : llvm::zip(compiled, hasMmaSync)) {
+        for (auto [config, mma, async] :
+             llvm::zip(compiled, hasMmaSync, hasAsyncCopies)) {
           EXPECT_TRUE(mma) << str(config);
+          if (config.getStages() > 1)
+            EXPECT_TRUE(async) << str(config);
         }
       }
     }
+    return pipelined;
   }
 };
 
@@ -406,11 +418,8 @@ TEST_F(CompileTest, SampledPipelinedConfigsCompile) {
   }
 }
 
-// Every sampled tensor_core config of f16 matmuls (the fill of the init in
-// the kernel) and batch matmuls compiles: PTX for sm_90 with mma.sync and
-// ldmatrix in every kernel, cubins for sm_80 where ptxas is there.
-TEST_F(CompileTest, SampledTensorCoreConfigsCompile) {
-  const char *matmul = R"mlir(
+/// An f16 matmul into f32 with the fill of the init in the kernel.
+constexpr const char *kF16Matmul = R"mlir(
 func.func @f(%a: tensor<512x256xf16>, %b: tensor<256x384xf16>) -> tensor<512x384xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<512x384xf32>
@@ -418,52 +427,27 @@ func.func @f(%a: tensor<512x256xf16>, %b: tensor<256x384xf16>) -> tensor<512x384
   %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x384xf16>) outs(%c : tensor<512x384xf32>) -> tensor<512x384xf32>
   return %0 : tensor<512x384xf32>
 })mlir";
+
+// Every sampled tensor_core config of f16 matmuls (the fill of the init in
+// the kernel) and batch matmuls compiles: PTX for sm_90 with mma.sync and
+// ldmatrix in every kernel, cubins for sm_80 where ptxas is there.
+TEST_F(CompileTest, SampledTensorCoreConfigsCompile) {
   const char *batchMatmul = R"mlir(
 func.func @f(%a: tensor<6x128x64xf16>, %b: tensor<6x64x96xf16>, %c: tensor<6x128x96xf16>) -> tensor<6x128x96xf16> {
   %0 = linalg.batch_matmul ins(%a, %b : tensor<6x128x64xf16>, tensor<6x64x96xf16>) outs(%c : tensor<6x128x96xf16>) -> tensor<6x128x96xf16>
   return %0 : tensor<6x128x96xf16>
 })mlir";
-  compileTensorCoreSamples({matmul, batchMatmul}, {}, "", {"sm_80"});
+  compileTensorCoreSamples({kF16Matmul, batchMatmul}, {}, "", {"sm_80"});
 }
 
-// Pipelined tensor-core staging (issue 43 item 1): sampled configs of
-// spaces with the `stages` knob compile (PTX for sm_90, cubins for sm_80 and
-// sm_90), those with stages > 1 with cp.async, and ptxas's shared memory is
-// the space's estimate (the stages' slots included).
+// Pipelined tensor-core staging (issue 43 item 1): sampled configs of a
+// space with the `stages` knob compile (PTX for sm_90, cubins for sm_80 and
+// sm_90), the pipelined ones with cp.async, with ptxas's shared memory
+// equal to the space's estimate (the stages' slots included).
 TEST_F(CompileTest, SampledPipelinedTensorCoreConfigsCompile) {
-  const char *matmul = R"mlir(
-func.func @f(%a: tensor<512x256xf16>, %b: tensor<256x384xf16>) -> tensor<512x384xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<512x384xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<512x384xf32>) -> tensor<512x384xf32>
-  %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x384xf16>) outs(%c : tensor<512x384xf32>) -> tensor<512x384xf32>
-  return %0 : tensor<512x384xf32>
-})mlir";
-  int pipelined = 0;
-  std::vector<std::string> pipelines = {"chip=sm_90 format=isa"};
-#if TESSEL_HAVE_PTXAS
-  pipelines.push_back("chip=sm_80 format=bin");
-  pipelines.push_back("chip=sm_90 format=bin");
-#endif
-  for (const std::string &pipeline : pipelines) {
-    compileSamples(matmul, 8, {}, /*maxStages=*/4, pipeline,
-                   SketchKind::TensorCore);
-    ASSERT_EQ(compiled.size(), 8u) << pipeline;
-    bool isa = StringRef(pipeline).contains("format=isa");
-    for (size_t i = 0; i < compiled.size(); ++i) {
-      if (compiled[i].getStages() > 1) {
-        ++pipelined;
-        if (isa)
-          EXPECT_TRUE(hasAsyncCopies[i]) << str(compiled[i]);
-      }
-      if (isa)
-        EXPECT_TRUE(hasMmaSync[i]) << str(compiled[i]);
-      if (ptxasSharedBytes[i] >= 0)
-        EXPECT_EQ(ptxasSharedBytes[i], estimatedSharedBytes[i])
-            << str(compiled[i]);
-    }
-  }
-  EXPECT_GT(pipelined, 0);
+  EXPECT_GT(compileTensorCoreSamples({kF16Matmul}, {}, "", {"sm_80", "sm_90"},
+                                     /*instructionK=*/16, /*maxStages=*/4),
+            0);
 }
 
 // With TF32 allowed, every sampled tensor_core config of f32 matmuls (one

@@ -44,15 +44,7 @@ protected:
   }
 
   TaskSearchState makeState(uint64_t seed) {
-    TaskSearchState state;
-    state.task = &tasks.front();
-    state.rng = RandomEngine(seed);
-    for (SketchAttr sketch : state.task->sketches) {
-      FailureOr<SearchSpace> space =
-          SearchSpace::get(state.task->getTargetOp(), sketch, device);
-      if (succeeded(space))
-        state.spaces.push_back(std::move(*space));
-    }
+    TaskSearchState state = TaskSearchState::create(tasks.front(), device, seed);
     EXPECT_FALSE(state.spaces.empty());
     return state;
   }
