@@ -153,3 +153,62 @@ func.func @kept(%out: memref<16x4xf32>, %in: vector<4xf32>, %k: index) {
   }
   return
 }
+
+// -----
+
+// Globals are erased once nothing refers to them: @shared, used by a kernel
+// whose accumulator is forwarded and by one exchanging rows, stays (for the
+// second kernel); @private, used by two forwarded kernels, goes.
+
+memref.global "private" @shared : memref<16x4xf32, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+memref.global "private" @private : memref<16x4xf32, #gpu.address_space<workgroup>> {alignment = 16 : i64}
+#next = affine_map<()[s0] -> ((s0 + 1) mod 16)>
+// CHECK-LABEL: memref.global "private" @shared
+// CHECK-NOT: memref.global "private" @private
+// CHECK-LABEL: func.func @globals
+// CHECK: gpu.launch
+// CHECK-NOT: memref.get_global
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK-NOT: memref.get_global
+// CHECK: gpu.terminator
+// CHECK: gpu.launch
+// CHECK: memref.get_global @shared
+// CHECK: gpu.barrier
+// CHECK: gpu.terminator
+func.func @globals(%out: memref<16x4xf32>, %in: vector<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%a = %c16, %b = %c1, %d = %c1) {
+    %acc = memref.get_global @shared : memref<16x4xf32, #gpu.address_space<workgroup>>
+    vector.store %in, %acc[%tx, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    %v = vector.load %acc[%tx, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    vector.store %v, %out[%tx, %c0] : memref<16x4xf32>, vector<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%a = %c16, %b = %c1, %d = %c1) {
+    %acc = memref.get_global @private : memref<16x4xf32, #gpu.address_space<workgroup>>
+    vector.store %in, %acc[%tx, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    %v = vector.load %acc[%tx, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    vector.store %v, %out[%tx, %c0] : memref<16x4xf32>, vector<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%a = %c16, %b = %c1, %d = %c1) {
+    %acc = memref.get_global @private : memref<16x4xf32, #gpu.address_space<workgroup>>
+    vector.store %in, %acc[%tx, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    %v = vector.load %acc[%tx, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    vector.store %v, %out[%tx, %c0] : memref<16x4xf32>, vector<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1) threads(%tx, %ty, %tz) in (%a = %c16, %b = %c1, %d = %c1) {
+    %acc = memref.get_global @shared : memref<16x4xf32, #gpu.address_space<workgroup>>
+    vector.store %in, %acc[%tx, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    gpu.barrier
+    %n = affine.apply #next()[%tx]
+    %v = vector.load %acc[%n, %c0] : memref<16x4xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+    vector.store %v, %out[%tx, %c0] : memref<16x4xf32>, vector<4xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -193,6 +194,34 @@ DiagnosedSilenceableFailure transform::HoistKernelAccumulatorsOp::apply(
 void transform::HoistKernelAccumulatorsOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   consumesHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// HoistVectorTransfersInKernelsOp
+//===----------------------------------------------------------------------===//
+
+DiagnosedSilenceableFailure transform::HoistVectorTransfersInKernelsOp::apply(
+    transform::TransformRewriter &, transform::TransformResults &results,
+    transform::TransformState &state) {
+  SmallVector<Operation *> functions;
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    SmallVector<gpu::LaunchOp> launches;
+    target->walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    for (gpu::LaunchOp launch : launches)
+      linalg::hoistRedundantVectorTransfers(launch);
+    // Whatever lies outside the kernels, as upstream's op would.
+    linalg::hoistRedundantVectorTransfers(target);
+    functions.push_back(target);
+  }
+  results.set(cast<OpResult>(getTransformed()), functions);
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::HoistVectorTransfersInKernelsOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  consumesHandle(getTargetMutable(), effects);
+  producesHandle(getOperation()->getOpResults(), effects);
   modifiesPayload(effects);
 }
 

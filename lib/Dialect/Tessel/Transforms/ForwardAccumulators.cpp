@@ -28,6 +28,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace tessel {
@@ -240,18 +242,29 @@ struct TesselForwardAccumulatorsPass
             forwardAccumulator(launch, op.getResult(0)))
           definitions.push_back(&op);
     });
-    // The buffers, and the globals nothing refers to any more.
-    SymbolTable symbols(module);
+    // The buffers, and the globals nothing refers to any more (found with
+    // one walk of the module: a query per global walked it each time, which
+    // on a model of a thousand kernels took most of the pass).
+    llvm::SetVector<StringAttr> names;
     for (Operation *definition : definitions) {
-      auto get = dyn_cast<memref::GetGlobalOp>(definition);
-      StringAttr name = get ? get.getNameAttr().getAttr() : StringAttr();
+      if (auto get = dyn_cast<memref::GetGlobalOp>(definition))
+        names.insert(get.getNameAttr().getAttr());
       definition->erase();
-      if (!name)
-        continue;
-      Operation *global = symbols.lookup(name);
-      if (global && SymbolTable::symbolKnownUseEmpty(global, module))
-        symbols.erase(global);
     }
+    if (names.empty())
+      return;
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(&module.getBodyRegion());
+    if (!uses)
+      return; // An unknown op may hold uses: keep the globals.
+    llvm::DenseSet<StringAttr> referenced;
+    for (const SymbolTable::SymbolUse &use : *uses)
+      referenced.insert(use.getSymbolRef().getRootReference());
+    SymbolTable symbols(module);
+    for (StringAttr name : names)
+      if (Operation *global = symbols.lookup(name);
+          global && !referenced.contains(name))
+        symbols.erase(global);
   }
 };
 

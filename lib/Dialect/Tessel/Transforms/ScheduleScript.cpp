@@ -245,6 +245,9 @@ private:
                                UnrollMode unroll);
   void writeGpuMapping();
   void writeRegisterLevelCleanup();
+  /// Writes `result = ` the hoisting of redundant vector transfers in the
+  /// functions `funcs`, kernel by kernel in scripts of more than one op.
+  void hoistVectorTransfers(StringRef result, StringRef funcs);
   void writeTilingPart();
   void writeMappingPart();
   /// Emits a match of all functions and returns its handle.
@@ -887,6 +890,17 @@ void ScriptWriter::vectorize(StringRef funcs) {
                      funcs));
 }
 
+void ScriptWriter::hoistVectorTransfers(StringRef result, StringRef funcs) {
+  // One op's script (a tuning task's, which stock mlir-opt replays) has one
+  // kernel: upstream's op walks no more than Tessel's would.
+  StringRef op = ops.size() < 2
+                     ? "transform.structured.hoist_redundant_vector_transfers"
+                     : "transform.tessel.hoist_vector_transfers_in_kernels";
+  line(llvm::formatv("{0} = {1} {2} : (!transform.any_op) -> "
+                     "!transform.any_op",
+                     result, op, funcs));
+}
+
 void ScriptWriter::writeRegisterLevelCleanup() {
   auto canonicalize = [&](StringRef f) {
     line(llvm::formatv("transform.apply_cse to {0} : !transform.any_op", f));
@@ -954,9 +968,7 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   // the write of an accumulator must share it to be hoisted as a pair.
   canonicalize(f);
   std::string hoisted = fresh("hoisted");
-  line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
-                     "transfers {1} : (!transform.any_op) -> !transform.any_op",
-                     hoisted, f));
+  hoistVectorTransfers(hoisted, f);
   hoistKernelAccumulators();
   // Then the register-level reduction loops the unroll setting allows.
   unroll(TesselDialect::kUnrollLateAttrName, lateUnrollCounts.getArrayRef(),
@@ -965,9 +977,7 @@ void ScriptWriter::writeRegisterLevelCleanup() {
   foldKernels();
   canonicalize(hoisted);
   std::string hoisted2 = fresh("hoisted");
-  line(llvm::formatv("{0} = transform.structured.hoist_redundant_vector_"
-                     "transfers {1} : (!transform.any_op) -> !transform.any_op",
-                     hoisted2, hoisted));
+  hoistVectorTransfers(hoisted2, hoisted);
   hoistKernelAccumulators();
   // Tensor-core kernels: the warps' contractions become mma.sync before
   // anything lowers them.

@@ -158,6 +158,29 @@ def HoistKernelAccumulatorsOp : Op<Transform_Dialect,
   let assemblyFormat = "$target attr-dict `:` type($target)";
 }
 
+def HoistVectorTransfersInKernelsOp : Op<Transform_Dialect,
+    "tessel.hoist_vector_transfers_in_kernels",
+    [FunctionalStyleTransformOpTrait,
+     DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Hoists redundant vector transfers kernel by kernel";
+  let description = [{
+    What `transform.structured.hoist_redundant_vector_transfers` does to
+    each target function, with the same rule (upstream's
+    `linalg::hoistRedundantVectorTransfers`), applied to each `gpu.launch`
+    of the function first and then once to the whole function. Upstream's
+    rule walks its root again after every hoisted pair, so on a model of
+    a thousand kernels in one function each hoist walked the whole model:
+    kernel by kernel, each walk covers one kernel, and the final walk of
+    the function finds nothing left to hoist in them. Returns the
+    functions.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target);
+  let results = (outs TransformHandleTypeInterface:$transformed);
+  let assemblyFormat =
+      "$target attr-dict `:` functional-type($target, $transformed)";
+}
+
 def ConvertToMmaSyncOp : Op<Transform_Dialect,
     "tessel.convert_to_mma_sync",
     [DeclareOpInterfaceMethods<TransformOpInterface>,
