@@ -39,7 +39,10 @@ namespace {
 /// (docs/results/compile-models.md). The interpreter's payload is valid
 /// between transforms, and a failing fusion's message prints the same ops.
 /// Nested and concurrent scopes share one setting; the last to leave
-/// restores the caller's.
+/// restores the caller's. The lock orders the scopes only: a printer on
+/// another thread reads the flag unsynchronised while a scope is open, and
+/// at worst skips (or does) that verification. Tessel's own fusion op,
+/// which would build no such message, would make this scope unnecessary.
 class AssumeVerifiedPrinting {
 public:
   AssumeVerifiedPrinting() {
