@@ -28,6 +28,10 @@ config.substitutions.append(("%tessel_plugin",
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# Tests compile from scratch: no test reads what an earlier run (or the
+# user's compiles) left in the compile cache; the cache's own tests name
+# their directory (docs/CompileCache.md).
+config.environment["TESSEL_CACHE_DIR"] = "off"
 
 if config.have_ptxas:
     config.available_features.add("ptxas")

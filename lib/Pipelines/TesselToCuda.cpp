@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Pipelines/Pipelines.h"
+#include "CachedCompile.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -93,7 +94,7 @@ static std::string getLibdeviceToolkit(StringRef cudaPath) {
 /// CUDA_HOME or CUDA_PATH the environment holds.
 static void addNvvmLowering(OpPassManager &pm,
                             const TesselToCudaOptions &options,
-                            StringRef features) {
+                            StringRef features, StringRef cacheDir) {
   // Host and kernels: structured control flow and vectors to LLVM level
   // (bf16 mma.sync first: upstream's NVGPU conversion has no bf16 types).
   pm.addPass(createTesselLowerBf16MmaSync());
@@ -140,6 +141,9 @@ static void addNvvmLowering(OpPassManager &pm,
   // gpu-module-to-binary{format=isa}, the modules on every core.
   TesselSerializeKernelsOptions serialize;
   serialize.toolkitPath = getLibdeviceToolkit(options.cudaPath);
+  serialize.cacheDir = cacheDir.str();
+  serialize.cacheSizeMb = options.cacheSizeMb;
+  serialize.cacheReport = options.cacheReport;
   pm.addPass(createTesselSerializeKernels(serialize));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());
@@ -213,6 +217,28 @@ void tessel::buildTesselToKernelsPipeline(OpPassManager &pm,
   pm.addPass(createTesselCheckKernelSize());
 }
 
+/// Adds the passes of tessel-to-cuda to `pm`, the kernels looked up in the
+/// compile cache of `cacheDir` ("off": none).
+static void addTesselToCudaPasses(OpPassManager &pm,
+                                  const TesselToCudaOptions &options,
+                                  StringRef features, StringRef cacheDir) {
+  buildTesselToKernelsPipeline(pm, options);
+  addNvvmLowering(pm, options, features, cacheDir);
+
+  // Cubins: assemble with ptxas, recording each kernel's resources.
+  if (options.format != "isa") {
+    TesselCompilePtxOptions ptx;
+    ptx.format = options.format;
+    ptx.cudaPath = options.cudaPath;
+    ptx.optLevel = options.optLevel;
+    ptx.resourcesFile = options.resourcesFile;
+    ptx.cacheDir = cacheDir.str();
+    ptx.cacheSizeMb = options.cacheSizeMb;
+    ptx.cacheReport = options.cacheReport;
+    pm.addPass(createTesselCompilePtx(ptx));
+  }
+}
+
 LogicalResult
 tessel::buildTesselToCudaPipeline(OpPassManager &pm,
                                   const TesselToCudaOptions &options,
@@ -223,18 +249,27 @@ tessel::buildTesselToCudaPipeline(OpPassManager &pm,
     return errors << "error: " << message << "\n", failure();
   std::string features = *checked;
 
-  buildTesselToKernelsPipeline(pm, options);
-  addNvvmLowering(pm, options, features);
-
-  // Cubins: assemble with ptxas, recording each kernel's resources.
-  if (options.format != "isa") {
-    TesselCompilePtxOptions ptx;
-    ptx.format = options.format;
-    ptx.cudaPath = options.cudaPath;
-    ptx.optLevel = options.optLevel;
-    ptx.resourcesFile = options.resourcesFile;
-    pm.addPass(createTesselCompilePtx(ptx));
+  std::string cacheDir = CompileCache::resolveDirectory(options.cacheDir);
+  std::optional<CompileCache> cache =
+      CompileCache::open(cacheDir, options.cacheSizeMb);
+  if (!cache) {
+    addTesselToCudaPasses(pm, options, features, cacheDir);
+    return success();
   }
+  OpPassManager pipeline(ModuleOp::getOperationName());
+  addTesselToCudaPasses(pipeline, options, features, cacheDir);
+  // The tools the pipeline runs outside this process.
+  std::string tools;
+  for (StringRef tool : {"bin/ptxas", "bin/fatbinary",
+                         "nvvm/libdevice/libdevice.10.bc"}) {
+    SmallString<256> path(options.cudaPath);
+    llvm::sys::path::append(path, tool);
+    tools += CompileCache::getFileIdentity(path) + "\n";
+  }
+  pm.addPass(createTesselCachedCompilePass(std::move(pipeline),
+                                           std::move(*cache), tools,
+                                           options.resourcesFile,
+                                           options.cacheReport));
   return success();
 }
 

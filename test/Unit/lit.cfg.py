@@ -11,3 +11,7 @@ config.suffixes = []
 config.test_exec_root = os.path.join(config.tessel_obj_root, "unittests")
 config.test_source_root = config.test_exec_root
 config.test_format = lit.formats.GoogleTest(".", "Tests")
+# Tests compile from scratch: no test reads what an earlier run (or the
+# user's compiles) left in the compile cache; the cache's own tests name
+# their directory (docs/CompileCache.md).
+config.environment["TESSEL_CACHE_DIR"] = "off"

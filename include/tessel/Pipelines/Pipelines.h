@@ -85,6 +85,22 @@ struct TesselToCudaOptions : public PassPipelineOptions<TesselToCudaOptions> {
       llvm::cl::desc("Compile kernels that differ only in their names once "
                      "(--tessel-dedupe-kernels)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> cacheDir{
+      *this, "cache-dir",
+      llvm::cl::desc("Compile cache directory (docs/CompileCache.md); "
+                     "empty: $TESSEL_CACHE_DIR, else $XDG_CACHE_HOME/tessel, "
+                     "else ~/.cache/tessel; off: no cache"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> cacheSizeMb{
+      *this, "cache-size-mb",
+      llvm::cl::desc("Size limit of the compile cache in MiB (least recently "
+                     "used entries are removed first)"),
+      llvm::cl::init(2048)};
+  PassOptions::Option<bool> cacheReport{
+      *this, "cache-report",
+      llvm::cl::desc("Say in remarks what came from the compile cache (the "
+                     "module, the kernels' PTX, their cubins)"),
+      llvm::cl::init(false)};
   PassOptions::Option<BarrierPlacement> barriers{
       *this, "barriers",
       llvm::cl::desc("Where the kernels' barriers go (docs/Barriers.md)"),
@@ -114,7 +130,11 @@ void buildTesselToKernelsPipeline(OpPassManager &pm,
 
 /// Adds the passes that take a module of linalg ops (on tensors or buffers)
 /// to a module whose kernels are `gpu.binary` ops. Fails, writing
-/// "error: ..." to `errors`, on an unsupported chip or format.
+/// "error: ..." to `errors`, on an unsupported chip or format. Unless
+/// `cache-dir` resolves to "off", the whole pipeline runs inside one pass
+/// that looks the compiled module up in the compile cache first, and the
+/// translation to PTX and ptxas look each kernel up
+/// (docs/CompileCache.md).
 LogicalResult buildTesselToCudaPipeline(OpPassManager &pm,
                                         const TesselToCudaOptions &options,
                                         llvm::raw_ostream &errors = llvm::errs());

@@ -16,6 +16,7 @@
 
 #include "tessel/Dialect/Tessel/Transforms/KernelResources.h"
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/Support/CompileCache.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -62,6 +63,8 @@ struct AssemblyJob {
   std::string payload;
   std::string log;
   std::string error;
+  /// What the compile cache said of the object.
+  CacheLookup lookup = CacheLookup::Miss;
 };
 } // namespace
 
@@ -156,18 +159,51 @@ struct TesselCompilePtxPass
       }
     });
 
+    std::optional<CompileCache> cache =
+        CompileCache::open(cacheDir, cacheSizeMb);
+    // What identifies the assembler in cache keys.
+    std::string tools = CompileCache::getFileIdentity(ptxas);
+    if (format == "fatbin") {
+      SmallString<128> fatbinary(cudaPath);
+      llvm::sys::path::append(fatbinary, "bin", "fatbinary");
+      tools += "\n" + CompileCache::getFileIdentity(fatbinary);
+    }
+    auto assembleCached = [&](AssemblyJob &job) {
+      std::string key;
+      if (cache) {
+        std::string opt = std::to_string(optLevel);
+        key = CompileCache::makeKey({"tessel-compile-ptx-v1", tools, format,
+                                     job.chip, opt, job.ptx});
+        if (lookUp(*cache, key, job))
+          return;
+      }
+      assemble(job, ptxas);
+      if (cache && job.error.empty())
+        (void)cache->store(key,
+                           CompileCache::packFields({job.payload, job.log}));
+    };
+
     // Assemble them, on every core when the context allows threads (a
     // compile worker's context does not: its process is one of many).
     if (getContext().isMultithreadingEnabled() && jobs.size() > 1) {
       llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
       for (AssemblyJob &job : jobs)
-        pool.async([&, ptxasPath = std::string(ptxas)] {
-          assemble(job, ptxasPath);
-        });
+        pool.async([&] { assembleCached(job); });
       pool.wait();
     } else {
       for (AssemblyJob &job : jobs)
-        assemble(job, ptxas);
+        assembleCached(job);
+    }
+    if (cache && cacheReport) {
+      unsigned hits = 0, corrupt = 0;
+      for (const AssemblyJob &job : jobs) {
+        hits += job.lookup == CacheLookup::Hit;
+        corrupt += job.lookup == CacheLookup::Corrupt;
+      }
+      emitRemark(getOperation().getLoc())
+          << "compile cache: " << hits << " of " << jobs.size() << " "
+          << (format == "fatbin" ? "fatbinaries" : "cubins")
+          << " from the cache, " << corrupt << " corrupt entries rebuilt";
     }
 
     // Record the results in order.
@@ -192,6 +228,25 @@ struct TesselCompilePtxPass
       os << llvm::formatv("{0:2}", llvm::json::Value(std::move(table)))
          << "\n";
     }
+  }
+
+  /// Fills `job`'s payload and log from `cache`; returns whether it could.
+  /// Thread-safe.
+  static bool lookUp(const CompileCache &cache, StringRef key,
+                     AssemblyJob &job) {
+    std::string entry;
+    job.lookup = cache.lookup(key, entry);
+    if (job.lookup != CacheLookup::Hit)
+      return false;
+    std::optional<std::vector<std::string>> fields =
+        CompileCache::unpackFields(entry);
+    if (!fields || fields->size() != 2) {
+      job.lookup = CacheLookup::Corrupt;
+      return false;
+    }
+    job.payload = std::move((*fields)[0]);
+    job.log = std::move((*fields)[1]);
+    return true;
   }
 
   /// Assembles `job.ptx` with ptxas (and fatbinary): fills its payload and

@@ -16,12 +16,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "tessel/Dialect/Tessel/Transforms/Passes.h"
+#include "tessel/Support/CompileCache.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Path.h"
 
 namespace mlir {
 namespace tessel {
@@ -38,7 +42,28 @@ namespace {
 struct SerializationJob {
   gpu::GPUModuleOp module;
   SmallVector<std::optional<SmallVector<char, 0>>> objects;
+  /// What the compile cache said of the module.
+  tessel::CacheLookup lookup = tessel::CacheLookup::Miss;
 };
+
+/// The compile cache key of `module`'s objects: the module (bytecode,
+/// which holds its targets and every attribute in full), LLVM's version
+/// (the translation and the NVPTX back end are LLVM's) and the libdevice
+/// the objects may link.
+static std::string getCacheKey(gpu::GPUModuleOp module, StringRef toolkitPath) {
+  std::string bytecode;
+  llvm::raw_string_ostream os(bytecode);
+  if (failed(writeBytecodeToFile(module, os)))
+    return "";
+  SmallString<256> libdevice(toolkitPath);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+  std::string libdeviceIdentity =
+      toolkitPath.empty() ? std::string("default")
+                          : tessel::CompileCache::getFileIdentity(libdevice);
+  return tessel::CompileCache::makeKey({"tessel-serialize-kernels-v1",
+                                        LLVM_VERSION_STRING, toolkitPath,
+                                        libdeviceIdentity, bytecode});
+}
 
 struct TesselSerializeKernelsPass
     : public tessel::impl::TesselSerializeKernelsBase<
@@ -65,10 +90,19 @@ struct TesselSerializeKernelsPass
                                /*cmdOptions=*/{}, /*elfSection=*/{},
                                gpu::CompilationTarget::Assembly, getTable);
 
+    std::optional<tessel::CompileCache> cache =
+        tessel::CompileCache::open(cacheDir, cacheSizeMb);
+
     // Serial when the context has no threads (--mlir-disable-threading, a
     // compile worker's context).
     LogicalResult serialized = failableParallelForEach(
         &getContext(), jobs, [&](SerializationJob &job) -> LogicalResult {
+          std::string key;
+          if (cache) {
+            key = getCacheKey(job.module, toolkitPath);
+            if (!key.empty() && lookUp(*cache, key, job))
+              return success();
+          }
           for (Attribute attr : job.module.getTargetsAttr()) {
             auto target = cast<gpu::TargetAttrInterface>(attr);
             job.objects.push_back(
@@ -79,8 +113,17 @@ struct TesselSerializeKernelsPass
               return failure();
             }
           }
+          if (!key.empty()) {
+            SmallVector<StringRef> fields;
+            for (const std::optional<SmallVector<char, 0>> &object :
+                 job.objects)
+              fields.push_back(StringRef(object->data(), object->size()));
+            (void)cache->store(key, tessel::CompileCache::packFields(fields));
+          }
           return success();
         });
+    if (cache && cacheReport)
+      reportLookups(jobs);
     if (failed(serialized))
       return signalPassFailure();
 
@@ -104,6 +147,38 @@ struct TesselSerializeKernelsPass
                             handler, builder.getArrayAttr(objects));
       job.module->erase();
     }
+  }
+
+  /// Says how many modules came from the cache.
+  void reportLookups(ArrayRef<SerializationJob> jobs) {
+    unsigned hits = 0, corrupt = 0;
+    for (const SerializationJob &job : jobs) {
+      hits += job.lookup == tessel::CacheLookup::Hit;
+      corrupt += job.lookup == tessel::CacheLookup::Corrupt;
+    }
+    emitRemark(getOperation().getLoc())
+        << "compile cache: " << hits << " of " << jobs.size()
+        << " kernel modules' PTX from the cache, " << corrupt
+        << " corrupt entries rebuilt";
+  }
+
+  /// Fills `job`'s objects from `cache`; returns whether it could.
+  /// Thread-safe.
+  static bool lookUp(const tessel::CompileCache &cache, StringRef key,
+                     SerializationJob &job) {
+    std::string payload;
+    job.lookup = cache.lookup(key, payload);
+    if (job.lookup != tessel::CacheLookup::Hit)
+      return false;
+    std::optional<std::vector<std::string>> fields =
+        tessel::CompileCache::unpackFields(payload);
+    if (!fields || fields->size() != job.module.getTargetsAttr().size()) {
+      job.lookup = tessel::CacheLookup::Corrupt;
+      return false;
+    }
+    for (const std::string &field : *fields)
+      job.objects.push_back(SmallVector<char, 0>(field.begin(), field.end()));
+    return true;
   }
 };
 

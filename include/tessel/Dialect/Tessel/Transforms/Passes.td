@@ -418,10 +418,20 @@ def TesselSerializeKernels : Pass<"tessel-serialize-kernels", "ModuleOp"> {
     property the target records. Serial when the context is not
     multithreaded. `toolkit-path` is the CUDA toolkit whose libdevice
     kernels may call (empty: the target's default search).
+
+    With `cache-dir`, a module's objects are looked up in the compile cache
+    under a hash of the module, its targets, LLVM's version and libdevice
+    (docs/CompileCache.md) and stored there after translation.
   }];
   let options = [
     Option<"toolkitPath", "toolkit-path", "std::string", /*default=*/"\"\"",
            "CUDA toolkit root for libdevice">,
+    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"off\"",
+           "Compile cache directory (docs/CompileCache.md); off: none">,
+    Option<"cacheSizeMb", "cache-size-mb", "unsigned", /*default=*/"2048",
+           "Size limit of the compile cache in MiB">,
+    Option<"cacheReport", "cache-report", "bool", /*default=*/"false",
+           "Say in a remark how many objects came from the compile cache">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
@@ -439,6 +449,11 @@ def TesselCompilePtx : Pass<"tessel-compile-ptx", "ModuleOp"> {
     concurrent ptxas processes, one per core, when the context is
     multithreaded, one at a time otherwise; the output is the same.
 
+    With `cache-dir`, an object's payload and ptxas's report are looked up
+    in the compile cache under a hash of the PTX, the chip, the format, the
+    optimization level and the identity of ptxas (and fatbinary), and
+    stored there after assembly (docs/CompileCache.md).
+
     Fails with a diagnostic naming the toolkit path when ptxas is missing.
   }];
   let options = [
@@ -452,6 +467,12 @@ def TesselCompilePtx : Pass<"tessel-compile-ptx", "ModuleOp"> {
     Option<"resourcesFile", "resources-file", "std::string",
            /*default=*/"\"\"",
            "Write the per-kernel resource table as JSON to this file">,
+    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"off\"",
+           "Compile cache directory (docs/CompileCache.md); off: none">,
+    Option<"cacheSizeMb", "cache-size-mb", "unsigned", /*default=*/"2048",
+           "Size limit of the compile cache in MiB">,
+    Option<"cacheReport", "cache-report", "bool", /*default=*/"false",
+           "Say in a remark how many objects came from the compile cache">,
   ];
 }
 
