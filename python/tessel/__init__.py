@@ -240,15 +240,19 @@ def tasks(text: str, source_name: str = "<input>",
 
 def compile(text: str, chip: str = "sm_90", format: str = "bin",
             default_configs: bool = True, pipeline: Optional[str] = None,
-            source_name: str = "<input>", allow_tf32: bool = False) -> Compiled:
+            source_name: str = "<input>", allow_tf32: bool = False,
+            cache_dir: Optional[str] = None) -> Compiled:
     """Runs tessel-to-cuda (or the textual `pipeline`) on the model.
     `allow_tf32` lets tensor_core schedules of f32 contractions compute in
-    TF32 (results differ from strict fp32); without it they raise."""
+    TF32 (results differ from strict fp32); without it they raise.
+    `cache_dir` is the compile cache (docs/CompileCache.md): None for the
+    default ($TESSEL_CACHE_DIR, else ~/.cache/tessel), "off" for none."""
     if pipeline is None:
+        cache = "" if cache_dir is None else f" cache-dir={cache_dir}"
         pipeline = (f"builtin.module(tessel-to-cuda{{chip={chip} "
                     f"format={format} default-configs="
                     f"{'true' if default_configs else 'false'} allow-tf32="
-                    f"{'true' if allow_tf32 else 'false'}}})")
+                    f"{'true' if allow_tf32 else 'false'}{cache}}})")
     result = _tessel.compile(text, pipeline, source_name)
     return Compiled(result["module"],
                     [Kernel(**k) for k in result["kernels"]])

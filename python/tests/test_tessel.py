@@ -218,6 +218,27 @@ def test_compile_reports_kernel_resources():
                if key.startswith("st_global_")) > 0
 
 
+@pytest.mark.skipif(not have_ptxas(), reason="needs ptxas")
+def test_compile_cache_serves_a_rerun(tmp_path):
+    cache = tmp_path / "cache"
+
+    def entries():
+        return sorted(p.name for p in cache.iterdir()
+                      if p.name.startswith("llvmcache-"))
+
+    cold = tessel.compile(MATMUL, chip="sm_90", cache_dir=str(cache))
+    # The compiled module, the kernel's PTX and its cubin.
+    stored = entries()
+    assert len(stored) == 3
+    warm = tessel.compile(MATMUL, chip="sm_90", cache_dir=str(cache))
+    assert warm.module == cold.module
+    assert warm.kernels == cold.kernels
+    assert entries() == stored
+    # Without a cache nothing is looked up, and the binaries are the same.
+    uncached = tessel.compile(MATMUL, chip="sm_90", cache_dir="off")
+    assert uncached.kernels == cold.kernels
+
+
 def test_malformed_text_raises_with_the_location():
     with pytest.raises(tessel.TesselError) as error:
         tessel.tasks("func.func @f( {\n", source_name="model.mlir")
