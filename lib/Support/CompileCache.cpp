@@ -91,21 +91,24 @@ std::string CompileCache::getFileIdentity(StringRef path) {
       .str();
 }
 
+std::string CompileCache::getLoadedObjectIdentity(const void *address) {
+  Dl_info info;
+  llvm::SmallString<256> path;
+  if (dladdr(address, &info) && info.dli_fname &&
+      !llvm::sys::fs::real_path(info.dli_fname, path))
+    return getFileIdentity(path);
+  // The main executable, whatever the working directory.
+  return getFileIdentity(
+      llvm::sys::fs::getMainExecutable(nullptr, const_cast<void *>(address)));
+}
+
 /// An address inside the object (executable or shared library) holding
 /// this file's code.
 static void anchor() {}
 
 const std::string &CompileCache::getTesselBinaryIdentity() {
-  static const std::string identity = [] {
-    Dl_info info;
-    llvm::SmallString<256> path;
-    if (dladdr(reinterpret_cast<void *>(&anchor), &info) && info.dli_fname &&
-        !llvm::sys::fs::real_path(info.dli_fname, path))
-      return getFileIdentity(path);
-    // The main executable, whatever the working directory.
-    return getFileIdentity(llvm::sys::fs::getMainExecutable(
-        nullptr, reinterpret_cast<void *>(&anchor)));
-  }();
+  static const std::string identity =
+      getLoadedObjectIdentity(reinterpret_cast<const void *>(&anchor));
   return identity;
 }
 

@@ -16,6 +16,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 
 using namespace mlir::tessel;
 
@@ -139,6 +140,24 @@ TEST(CompileCache, ResolvesItsDirectory) {
   ::unsetenv("XDG_CACHE_HOME");
   ::setenv("HOME", "/home/user", 1);
   EXPECT_EQ(CompileCache::resolveDirectory(""), "/home/user/.cache/tessel");
+}
+
+/// A function of this test's executable.
+static void localFunction() {}
+
+TEST(CompileCache, IdentifiesTheObjectHoldingCode) {
+  std::string own = CompileCache::getLoadedObjectIdentity(
+      reinterpret_cast<const void *>(&localFunction));
+  std::string libc = CompileCache::getLoadedObjectIdentity(
+      reinterpret_cast<const void *>(&::strlen));
+  EXPECT_EQ(own.find("missing:"), std::string::npos) << own;
+  EXPECT_NE(libc.find("libc"), std::string::npos) << libc;
+  EXPECT_NE(own, libc);
+  // Tessel's code is linked into this executable.
+  EXPECT_EQ(CompileCache::getTesselBinaryIdentity(), own);
+  // Path, size and modification time: a rebuilt file is another identity.
+  EXPECT_EQ(CompileCache::getFileIdentity("/no/such/file"),
+            "missing:/no/such/file");
 }
 
 TEST(CompileCache, PrunesLeastRecentlyUsedEntriesToItsLimit) {

@@ -68,8 +68,12 @@ public:
   static std::string getFileIdentity(llvm::StringRef path);
 
   /// The identity (getFileIdentity) of the executable or shared library
-  /// holding Tessel's code: keys of artefacts that Tessel's own passes made
-  /// include it, so that a rebuilt Tessel never reuses them.
+  /// holding the code at `address` (a function of the library).
+  static std::string getLoadedObjectIdentity(const void *address);
+
+  /// The identity of the executable or shared library holding Tessel's
+  /// code: keys of artefacts that Tessel's own passes made include it, so
+  /// that a rebuilt Tessel never reuses them.
   static const std::string &getTesselBinaryIdentity();
 
   /// Packs strings into one payload, and back (nullopt when `payload` is

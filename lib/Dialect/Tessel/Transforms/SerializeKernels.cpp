@@ -46,10 +46,22 @@ struct SerializationJob {
   tessel::CacheLookup lookup = tessel::CacheLookup::Miss;
 };
 
+/// The identity of the library holding MLIR's translation of gpu.modules
+/// (libMLIR, or the executable when MLIR is linked in statically).
+static const std::string &getTranslatorIdentity() {
+  static const std::string identity =
+      tessel::CompileCache::getLoadedObjectIdentity(
+          reinterpret_cast<const void *>(
+              static_cast<LogicalResult (*)(Operation *, raw_ostream &,
+                                            const BytecodeWriterConfig &)>(
+                  &writeBytecodeToFile)));
+  return identity;
+}
+
 /// The compile cache key of `module`'s objects: the module (bytecode,
-/// which holds its targets and every attribute in full), LLVM's version
-/// (the translation and the NVPTX back end are LLVM's) and the libdevice
-/// the objects may link.
+/// which holds its targets and every attribute in full), LLVM's version and
+/// the library translating it (the translation and the NVPTX back end are
+/// MLIR's and LLVM's) and the libdevice the objects may link.
 static std::string getCacheKey(gpu::GPUModuleOp module, StringRef toolkitPath) {
   std::string bytecode;
   llvm::raw_string_ostream os(bytecode);
@@ -60,9 +72,9 @@ static std::string getCacheKey(gpu::GPUModuleOp module, StringRef toolkitPath) {
   std::string libdeviceIdentity =
       toolkitPath.empty() ? std::string("default")
                           : tessel::CompileCache::getFileIdentity(libdevice);
-  return tessel::CompileCache::makeKey({"tessel-serialize-kernels-v1",
-                                        LLVM_VERSION_STRING, toolkitPath,
-                                        libdeviceIdentity, bytecode});
+  return tessel::CompileCache::makeKey(
+      {"tessel-serialize-kernels-v1", LLVM_VERSION_STRING,
+       getTranslatorIdentity(), toolkitPath, libdeviceIdentity, bytecode});
 }
 
 struct TesselSerializeKernelsPass
