@@ -49,6 +49,10 @@
 #    verifies ops/tensor_core_matmul_f16_pipelined_{2,3}stages.mlir (cp.async
 #    + ldmatrix + mma.sync) against the CPU and times them beside
 #    ops/tensor_core_matmul_f16.mlir, the same tiles staged synchronously.
+# 13. padded shared tiles (session 40, never run on a GPU): step 1 verifies
+#    ops/matmul_padded_shared_rows.mlir (a config's `pad`: A's rows one
+#    vector longer, no bank conflicts) against the CPU and times it beside
+#    ops/matmul_unpadded_shared_rows.mlir (the same tiles, 2-way conflicts).
 #
 # SECONDS (default 540) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.

@@ -624,9 +624,11 @@ protected:
   static void SetUpTestSuite() { initializeTarget(); }
 
   /// Draws a valid random schedule of the kind (a pipelined one, with
-  /// `stages` from 2 to 4, when `pipelined`), materializes it up to GPU
-  /// mapping and compares its CPU run with the unscheduled op.
-  void checkRandomSchedule(bool pipelined);
+  /// `stages` from 2 to 4, when `pipelined`; with padded rows of its
+  /// promoted shared tiles, half of them pipelined over 2 stages, when
+  /// `padded`), materializes it up to GPU mapping and compares its CPU run
+  /// with the unscheduled op.
+  void checkRandomSchedule(bool pipelined, bool padded = false);
 };
 
 TEST_P(CpuEquivalenceTest, RandomScheduleMatchesTheUnscheduledOp) {
@@ -639,7 +641,7 @@ TEST_P(CpuEquivalenceTest, PipelinedScheduleMatchesTheUnscheduledOp) {
   checkRandomSchedule(/*pipelined=*/true);
 }
 
-void CpuEquivalenceTest::checkRandomSchedule(bool pipelined) {
+void CpuEquivalenceTest::checkRandomSchedule(bool pipelined, bool padded) {
   const OpKind &kind = std::get<0>(GetParam());
   int scheduleIndex = std::get<1>(GetParam());
   // Inputs depend on the kind only; the schedule on the kind and index.
@@ -699,6 +701,10 @@ void CpuEquivalenceTest::checkRandomSchedule(bool pipelined) {
       GTEST_SKIP() << kind.name << " stages no operand in shared memory "
                    << "(not a multi-level op with two inputs): nothing to "
                       "pipeline";
+    if (padded && (!reuse || inlinable.size() ==
+                                 static_cast<size_t>(target.getNumDpsInputs())))
+      GTEST_SKIP() << kind.name << " promotes no operand to shared memory: "
+                   << "nothing to pad";
     SmallVector<int64_t> shared;
     if (reuse && (pipelined || rng() % 4 != 0 || !inlinable.empty()))
       for (int64_t i = 0, e = target.getNumDpsInputs(); i < e; ++i)
@@ -741,6 +747,23 @@ void CpuEquivalenceTest::checkRandomSchedule(bool pipelined) {
                                        tiles[stagingLoops.front()].front());
       config = config.withStages(2 + rng() % (most - 1));
     }
+    if (padded) {
+      // One or two vectors of padding per promoted tile, at least one
+      // tile padded; half of the schedules pipelined over two stages.
+      SmallVector<int64_t> pad;
+      for (auto [index, operand] : llvm::enumerate(shared))
+        pad.push_back(llvm::is_contained(inlinable, operand)
+                          ? 0
+                          : vector[index] * (rng() % 3));
+      if (llvm::all_of(pad, [](int64_t p) { return p == 0; }))
+        continue;
+      config = config.withPad(pad);
+      SmallVector<unsigned> stagingLoops =
+          getMultiStepStagingLoops(tiles, nest);
+      if (rng() % 2 == 0 && stagingLoops.size() == 1 &&
+          tiles[stagingLoops.front()].front() >= 2)
+        config = config.withStages(2);
+    }
     {
       ScopedDiagnosticHandler silence(&context,
                                       [](Diagnostic &) { return success(); });
@@ -770,6 +793,24 @@ void CpuEquivalenceTest::checkRandomSchedule(bool pipelined) {
   }
   FAIL() << "could not draw a valid schedule for " << kind.name;
 }
+
+/// Padded shared tiles (a config's `pad`): the op and the cooperative copy
+/// see each promoted tile through a subview whose row pitch is longer than
+/// its rows. Fewer schedules per kind than the suites above.
+class PaddedCpuEquivalenceTest : public CpuEquivalenceTest {};
+
+TEST_P(PaddedCpuEquivalenceTest, PaddedScheduleMatchesTheUnscheduledOp) {
+  checkRandomSchedule(/*pipelined=*/false, /*padded=*/true);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOpKinds, PaddedCpuEquivalenceTest,
+                         ::testing::Combine(::testing::ValuesIn(kOpKinds),
+                                            ::testing::Range(0, 6)),
+                         [](const ::testing::TestParamInfo<CaseParam> &info) {
+                           return std::string(std::get<0>(info.param).name) +
+                                  "_schedule" +
+                                  std::to_string(std::get<1>(info.param));
+                         });
 
 INSTANTIATE_TEST_SUITE_P(
     AllOpKinds, CpuEquivalenceTest,

@@ -51,11 +51,15 @@ protected:
   /// Compiles `count` sampled configs of every materializable sketch of the
   /// single task of `source` to PTX (`pipelineOptions` of tessel-to-cuda),
   /// from spaces with `maxStages`; only sketches of kind `only` when set.
+  /// With `padded`, each sampled config of a sketch with promoted tiles
+  /// pads their rows by their vector widths (`pad`), drawn again when the
+  /// padded config leaves the space (its shared memory).
   void compileSamples(StringRef source, int count,
                       const TaskExtractionOptions &extraction = {},
                       int64_t maxStages = 1,
                       StringRef pipelineOptions = "chip=sm_90 format=isa",
-                      std::optional<SketchKind> only = std::nullopt) {
+                      std::optional<SketchKind> only = std::nullopt,
+                      bool padded = false) {
     // The space of the device the chip is: shared memory per block (the
     // opt-in limit) differs.
     llvm::Expected<DeviceDescription> device = findDevice(
@@ -87,6 +91,20 @@ protected:
       for (int i = 0; i < count; ++i) {
         FailureOr<ConfigAttr> config = space->sample(rng);
         ASSERT_TRUE(succeeded(config));
+        if (padded && sketch.getKind() == SketchKind::MultiLevelTiling &&
+            !config->getVector().empty()) {
+          SmallVector<int64_t> pad;
+          for (auto [operand, width] :
+               llvm::zip(sketch.getShared(), config->getVector()))
+            pad.push_back(
+                llvm::is_contained(sketch.getInlined(), operand) ? 0 : width);
+          ConfigAttr withPad = config->withPad(pad);
+          if (failed(space->check(withPad))) {
+            --i;
+            continue;
+          }
+          config = withPad;
+        }
         OwningOpRef<ModuleOp> scheduled = applySchedule(task, sketch, *config);
         std::string errors;
         ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
@@ -379,6 +397,36 @@ TEST_F(CompileTest, SampledFusedConfigsFitTheirSharedMemory) {
                    SketchKind::MultiLevelTiling);
     EXPECT_EQ(rejectedAsTooLarge, 0);
     ASSERT_GE(compiled.size(), 6u);
+    for (auto [config, ptxas, estimate] :
+         llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
+      EXPECT_GE(ptxas, 0) << str(config);
+      EXPECT_LE(ptxas, estimate) << str(config);
+    }
+  }
+}
+#endif
+
+#if TESSEL_HAVE_PTXAS
+// Padded shared tiles (`pad`, each promoted tile's rows one vector longer)
+// of sampled configs of a matmul (pipelined up to 4 stages) and of fused
+// tasks compile to cubins, and ptxas gives each kernel the shared memory
+// the search space estimates for the padded tiles (at most that where a
+// fused accumulator stays in registers).
+TEST_F(CompileTest, SampledPaddedConfigsCompile) {
+  compileSamples(kMatmul1024, 8, {}, /*maxStages=*/4, "chip=sm_90 format=bin",
+                 SketchKind::MultiLevelTiling, /*padded=*/true);
+  ASSERT_EQ(compiled.size(), 8u);
+  int padded = 0;
+  for (auto [config, ptxas, estimate] :
+       llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
+    padded += !config.getPad().empty();
+    EXPECT_EQ(ptxas, estimate) << str(config);
+  }
+  EXPECT_GE(padded, 6);
+  for (const char *source : {kGpt2QkvBias, kResNetConv3x3}) {
+    compileSamples(source, 4, {}, /*maxStages=*/1, "chip=sm_90 format=bin",
+                   SketchKind::MultiLevelTiling, /*padded=*/true);
+    ASSERT_GE(compiled.size(), 4u);
     for (auto [config, ptxas, estimate] :
          llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
       EXPECT_GE(ptxas, 0) << str(config);

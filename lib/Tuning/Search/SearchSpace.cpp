@@ -167,19 +167,24 @@ int64_t SearchSpace::getSharedMemoryLimit() const {
 }
 
 int64_t SearchSpace::getSharedMemoryBytes(ConfigAttr config) const {
-  return getSharedMemoryBytes(getTileVectors(config), config.getStages());
+  return getSharedMemoryBytes(getTileVectors(config), config.getStages(),
+                              config.getPad());
 }
 
-int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles,
-                                          int64_t stages) const {
+int64_t SearchSpace::getSharedMemoryBytes(LoopTiles tiles, int64_t stages,
+                                          ArrayRef<int64_t> pad) const {
   SmallVector<int64_t> tile = getBlockTile(sketch, tiles, nest);
   // Every workgroup buffer (and each slot of a pipelined one) starts at a
-  // 16-byte boundary.
+  // 16-byte boundary; a padded tile's rows are `pad` elements longer.
   int64_t bytes = 0;
-  for (auto [footprint, elementBytes] :
-       llvm::zip(sharedFootprints, sharedElementBytes))
-    bytes += llvm::alignTo(footprint.getElements(tile) * elementBytes, 16) *
-             stages;
+  for (auto [index, footprint] : llvm::enumerate(sharedFootprints)) {
+    int64_t elements = footprint.getElements(tile);
+    if (int64_t rowPad = index < pad.size() ? pad[index] : 0) {
+      int64_t row = footprint.getInnermostExtent(tile);
+      elements = elements / row * (row + rowPad);
+    }
+    bytes += llvm::alignTo(elements * sharedElementBytes[index], 16) * stages;
+  }
   // With fused consumers the block's accumulator is a workgroup buffer too
   // (the fused init: ScheduleScript's writeBlockTiling), unless the
   // epilogue reads the register accumulators
@@ -390,7 +395,7 @@ LogicalResult SearchSpace::check(ConfigAttr config, std::string *why) const {
                 "other ops) per thread and staging step; at most " +
                 Twine(kMaxUnrolledWork) + " compile in reasonable time");
   return checkDeviceLimits(getTileVectors(config), config.getVector(), why,
-                           config.getStages());
+                           config.getStages(), config.getPad());
 }
 
 LogicalResult SearchSpace::checkCompilerLimits(ConfigAttr config,
@@ -425,8 +430,8 @@ LogicalResult SearchSpace::checkUnrolledLoops(int64_t loops,
 
 LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
                                              ArrayRef<int64_t> vector,
-                                             std::string *why,
-                                             int64_t stages) const {
+                                             std::string *why, int64_t stages,
+                                             ArrayRef<int64_t> pad) const {
   auto fail = [&](const Twine &message) {
     if (why)
       *why = message.str();
@@ -445,7 +450,7 @@ LogicalResult SearchSpace::checkDeviceLimits(LoopTiles tiles,
       return fail(Twine(vthreads) + " virtual threads per block; at most " +
                   Twine(kMaxVirtualThreads) + " are allowed");
   }
-  if (failed(checkSharedMemory(getSharedMemoryBytes(tiles, stages), why)))
+  if (failed(checkSharedMemory(getSharedMemoryBytes(tiles, stages, pad), why)))
     return failure();
   RegisterEstimate registers = estimateRegisters(tiles, vector);
   if (registers.total() > device.maxRegistersPerThread)
@@ -786,7 +791,8 @@ ConfigAttr SearchSpace::mutateUnroll(ConfigAttr config, RandomEngine &rng) {
     return config;
   int64_t unroll = others[rng.uniform(others.size())];
   return ConfigAttr::get(op->getContext(), config.getTiles(), unroll,
-                         config.getVector(), config.getStages());
+                         config.getVector(), config.getStages(),
+                         config.getPad());
 }
 
 uint64_t SearchSpace::getSizeEstimate() const {

@@ -145,7 +145,7 @@ func.func @dynamic_shape(%a: tensor<?x256xf32>, %b: tensor<256x64xf32>, %c: tens
 
 // -----
 
-// expected-error @+1 {{unknown config parameter 'unrol'; expected unroll, vector or stages}}
+// expected-error @+1 {{unknown config parameter 'unrol'; expected unroll, vector, stages or pad}}
 #bad_key = #tessel.config<tiles = [[4]], unrol = 16>
 
 // -----
@@ -309,3 +309,59 @@ func.func @tensor_core_stages(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: 
 
 // expected-error @+1 {{tensor_core sketches stage both operands in shared memory: shared = [0, 1]}}
 #bad_tc = #tessel.sketch<tensor_core, shared = [0]>
+
+// -----
+
+// expected-error @+1 {{pad -4 must not be negative}}
+#negative_pad = #tessel.config<tiles = [[4]], pad = [-4]>
+
+// -----
+
+func.func @pad_count(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{config pads 1 shared tiles but the sketch stages 2 operands}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], vector = [4, 4], pad = [4]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @pad_not_a_vector_multiple(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{pad 2 of operand 0 is not a multiple of its vector width 4}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], vector = [4, 4], pad = [2, 0]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @pad_inlined_tile(%x: tensor<128x256xf32>, %bias: tensor<256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %e = tensor.empty() : tensor<128x256xf32>
+  %a = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %bias : tensor<128x256xf32>, tensor<256xf32>) outs(%e : tensor<128x256xf32>) {
+  ^bb0(%in: f32, %bi: f32, %out: f32):
+    %s = arith.addf %in, %bi : f32
+    linalg.yield %s : f32
+  } -> tensor<128x256xf32>
+  // expected-error @+1 {{pad 4 of operand 0: the tile of an inlined producer is not padded}}
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1], inlined = [0]>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], vector = [4, 4], pad = [4, 0]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @pad_without_staging_tiles(%x: tensor<128x768xf32>, %init: tensor<128xf32>) -> tensor<128xf32> {
+  // expected-error @+1 {{pad applies to the shared tiles of a multi_level_tiling sketch, not cross_thread_reduction}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<128x768xf32>) outs(%init : tensor<128xf32>)
+      attrs = {tessel.sketch = #tessel.sketch<cross_thread_reduction>, tessel.config = #tessel.config<tiles = [[128], [256, 3]], pad = [4]>} {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<128xf32>
+  return %0 : tensor<128xf32>
+}

@@ -34,6 +34,16 @@ func.func @pipelined_staging(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c
   return %0 : tensor<128x64xf32>
 }
 
+// Padded rows of A's shared tile (docs/Materialization.md).
+// CHECK-LABEL: func @padded_shared_rows
+// CHECK: vector = [4, 4], stages = 2, pad = [4, 0]>
+func.func @padded_shared_rows(%a: tensor<128x256xf32>, %b: tensor<256x64xf32>, %c: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  %0 = linalg.matmul {tessel.sketch = #tessel.sketch<multi_level_tiling, shared = [0, 1]>,
+                      tessel.config = #tessel.config<tiles = [[4, 2, 8, 2, 1], [4, 1, 16, 1, 1], [32, 2, 4]], vector = [4, 4], stages = 2, pad = [4, 0]>}
+    ins(%a, %b : tensor<128x256xf32>, tensor<256x64xf32>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %0 : tensor<128x64xf32>
+}
+
 // CHECK-LABEL: func @fused_consumer
 // CHECK: #tessel.config<tiles = {{\[}}[1, 1, 16, 4, 1], [2, 2, 16, 1, 1], [64, 2, 2]], unroll = 0>
 // CHECK-SAME: #tessel.sketch<multi_level_tiling, "SSSRRSRS", fused_consumers = 1>

@@ -229,11 +229,13 @@ private:
   std::optional<SmallVector<int64_t>> sampleVector(LoopTiles tiles,
                                                    RandomEngine &rng) const;
   /// The device constraints of check() (threads, virtual threads, shared
-  /// memory, registers) for `tiles`, per staged operand `vector` and
-  /// `stages` shared buffers per operand.
+  /// memory, registers) for `tiles`, per staged operand `vector` and row
+  /// `pad`, and `stages` shared buffers per operand.
   LogicalResult checkDeviceLimits(LoopTiles tiles, ArrayRef<int64_t> vector,
-                                  std::string *why, int64_t stages = 1) const;
-  int64_t getSharedMemoryBytes(LoopTiles tiles, int64_t stages = 1) const;
+                                  std::string *why, int64_t stages = 1,
+                                  ArrayRef<int64_t> pad = {}) const;
+  int64_t getSharedMemoryBytes(LoopTiles tiles, int64_t stages = 1,
+                               ArrayRef<int64_t> pad = {}) const;
   int64_t estimateUnrolledLoops(LoopTiles tiles, int64_t unroll) const;
   int64_t estimateUnrolledWork(LoopTiles tiles, int64_t unroll) const;
   /// Whether `unroll` keeps `tiles` within the kernel-size limit and the

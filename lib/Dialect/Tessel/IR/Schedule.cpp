@@ -276,6 +276,40 @@ int64_t tessel::getFootprint(AffineMap map, ArrayRef<int64_t> tile) {
   return FootprintFunction(map).getElements(tile);
 }
 
+/// The `pad` of `config`: one entry per staged operand, on the promoted
+/// (not inlined) tiles of a multi_level_tiling sketch, each a multiple of
+/// the operand's vector width (rows stay aligned for vector copies).
+static LogicalResult
+verifySharedPadding(SketchAttr sketch, ConfigAttr config,
+                    function_ref<InFlightDiagnostic()> emitError) {
+  ArrayRef<int64_t> pad = config.getPad();
+  if (pad.empty())
+    return success();
+  ArrayRef<int64_t> shared = sketch.getShared();
+  if (sketch.getKind() != SketchKind::MultiLevelTiling)
+    return emitError() << "pad applies to the shared tiles of a "
+                          "multi_level_tiling sketch, not "
+                       << stringifySketchKind(sketch.getKind());
+  if (pad.size() != shared.size())
+    return emitError() << "config pads " << pad.size()
+                       << " shared tiles but the sketch stages "
+                       << shared.size() << " operands";
+  ArrayRef<int64_t> vector = config.getVector();
+  for (auto [index, operand] : llvm::enumerate(shared)) {
+    int64_t elements = pad[index];
+    if (elements == 0)
+      continue;
+    if (llvm::is_contained(sketch.getInlined(), operand))
+      return emitError() << "pad " << elements << " of operand " << operand
+                         << ": the tile of an inlined producer is not padded";
+    int64_t width = vector.empty() ? 1 : vector[index];
+    if (elements % width != 0)
+      return emitError() << "pad " << elements << " of operand " << operand
+                         << " is not a multiple of its vector width " << width;
+  }
+  return success();
+}
+
 LogicalResult
 tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
                        ConfigAttr config,
@@ -413,5 +447,5 @@ tessel::verifySchedule(linalg::LinalgOp op, SketchAttr sketch,
                          << shape.back() << " of the shared tile of operand "
                          << operand;
   }
-  return success();
+  return verifySharedPadding(sketch, config, emitError);
 }

@@ -262,22 +262,32 @@ ArrayRef<int64_t> ConfigAttr::getLoopTiles(unsigned loop) const {
 }
 
 ConfigAttr ConfigAttr::get(MLIRContext *ctx,
-                           ArrayRef<SmallVector<int64_t>> tiles,
-                           int64_t unroll, ArrayRef<int64_t> vector,
-                           int64_t stages) {
+                           ArrayRef<SmallVector<int64_t>> tiles, int64_t unroll,
+                           ArrayRef<int64_t> vector, int64_t stages,
+                           ArrayRef<int64_t> pad) {
   SmallVector<Attribute> lists;
   for (const SmallVector<int64_t> &loop : tiles)
     lists.push_back(DenseI64ArrayAttr::get(ctx, loop));
-  return get(ctx, ArrayAttr::get(ctx, lists), unroll, vector, stages);
+  return get(ctx, ArrayAttr::get(ctx, lists), unroll, vector, stages, pad);
 }
 
 ConfigAttr ConfigAttr::withStages(int64_t stages) const {
-  return get(getContext(), getTiles(), getUnroll(), getVector(), stages);
+  return get(getContext(), getTiles(), getUnroll(), getVector(), stages,
+             getPad());
+}
+
+ConfigAttr ConfigAttr::withPad(ArrayRef<int64_t> pad) const {
+  // No padding prints as no `pad`: one attribute per schedule.
+  if (llvm::all_of(pad, [](int64_t p) { return p == 0; }))
+    pad = {};
+  return get(getContext(), getTiles(), getUnroll(), getVector(), getStages(),
+             pad);
 }
 
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayAttr tiles, int64_t unroll,
-                                 ArrayRef<int64_t> vector, int64_t stages) {
+                                 ArrayRef<int64_t> vector, int64_t stages,
+                                 ArrayRef<int64_t> pad) {
   for (auto [loop, attr] : llvm::enumerate(tiles)) {
     auto list = dyn_cast<DenseI64ArrayAttr>(attr);
     if (!list)
@@ -299,11 +309,14 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (stages < 1 || stages > kMaxPipelineStages)
     return emitError() << "stages " << stages << " is not between 1 and "
                        << kMaxPipelineStages;
+  for (int64_t elements : pad)
+    if (elements < 0)
+      return emitError() << "pad " << elements << " must not be negative";
   return success();
 }
 
 // #tessel.config<tiles = [[..], ..] [, unroll = N] [, vector = [..]]
-//                [, stages = N]>
+//                [, stages = N] [, pad = [..]]>
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   MLIRContext *ctx = parser.getContext();
   SMLoc loc = parser.getCurrentLocation();
@@ -317,6 +330,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   int64_t unroll = 0;
   SmallVector<int64_t> vector;
   int64_t stages = 1;
+  SmallVector<int64_t> pad;
   while (succeeded(parser.parseOptionalComma())) {
     SMLoc keyLoc = parser.getCurrentLocation();
     StringRef key;
@@ -331,9 +345,12 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
     } else if (key == "stages") {
       if (parser.parseInteger(stages))
         return {};
+    } else if (key == "pad") {
+      if (parseIntList(parser, pad))
+        return {};
     } else {
       parser.emitError(keyLoc) << "unknown config parameter '" << key
-                               << "'; expected unroll, vector or stages";
+                               << "'; expected unroll, vector, stages or pad";
       return {};
     }
   }
@@ -343,7 +360,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   for (const SmallVector<int64_t> &loop : tiles)
     lists.push_back(DenseI64ArrayAttr::get(ctx, loop));
   return getChecked([&] { return parser.emitError(loc); }, ctx,
-                    ArrayAttr::get(ctx, lists), unroll, vector, stages);
+                    ArrayAttr::get(ctx, lists), unroll, vector, stages, pad);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -359,6 +376,10 @@ void ConfigAttr::print(AsmPrinter &printer) const {
   }
   if (getStages() != 1)
     printer << ", stages = " << getStages();
+  if (!getPad().empty()) {
+    printer << ", pad = ";
+    printIntList(printer, getPad());
+  }
   printer << '>';
 }
 

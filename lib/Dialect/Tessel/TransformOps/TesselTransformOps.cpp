@@ -8,6 +8,7 @@
 #include "tessel/Dialect/Tessel/IR/TesselDialect.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelHoisting.h"
 #include "tessel/Dialect/Tessel/Transforms/PipelineStaging.h"
+#include "tessel/Dialect/Tessel/Transforms/SharedPadding.h"
 #include "tessel/Dialect/Tessel/Transforms/WarpMma.h"
 #include "tessel/Dialect/Tessel/Transforms/WindowAccesses.h"
 #include "tessel/Tuning/Search/Task.h"
@@ -122,6 +123,47 @@ transform::AsyncStagingCopiesOp::apply(transform::TransformRewriter &rewriter,
 }
 
 void transform::AsyncStagingCopiesOp::getEffects(
+    SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
+  onlyReadsHandle(getTargetMutable(), effects);
+  modifiesPayload(effects);
+}
+
+//===----------------------------------------------------------------------===//
+// PadPromotedTilesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult transform::PadPromotedTilesOp::verify() {
+  if (getOperands().size() != getPad().size())
+    return emitOpError() << "has " << getOperands().size() << " operands but "
+                         << getPad().size() << " pads";
+  for (int64_t elements : getPad())
+    if (elements < 0)
+      return emitOpError() << "pad " << elements << " must not be negative";
+  return success();
+}
+
+DiagnosedSilenceableFailure
+transform::PadPromotedTilesOp::apply(transform::TransformRewriter &rewriter,
+                                     transform::TransformResults &,
+                                     transform::TransformState &state) {
+  for (Operation *target : state.getPayloadOps(getTarget())) {
+    auto op = dyn_cast<linalg::LinalgOp>(target);
+    if (!op)
+      return emitDefiniteFailure() << "expects linalg ops";
+    for (auto [operand, elements] : llvm::zip(getOperands(), getPad())) {
+      if (operand < 0 || operand >= op.getNumDpsInputs())
+        return emitDefiniteFailure()
+               << "input " << operand << " does not exist";
+      std::string why;
+      if (failed(padPromotedTile(rewriter, *op.getDpsInputOperand(operand),
+                                 elements, why)))
+        return emitDefiniteFailure() << "cannot pad a shared tile: " << why;
+    }
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+void transform::PadPromotedTilesOp::getEffects(
     SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {
   onlyReadsHandle(getTargetMutable(), effects);
   modifiesPayload(effects);

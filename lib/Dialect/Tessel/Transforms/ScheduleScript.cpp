@@ -748,6 +748,17 @@ void ScriptWriter::writeThreadTiling(const ScheduledOp &op, unsigned index) {
           ": (!transform.any_op) -> !transform.any_op",
           promoted, current, joinInts(promotedOperands)));
       current = promoted;
+      // Padded rows (the config's `pad`, per staged operand).
+      SmallVector<int64_t> paddedOperands, pads;
+      for (auto [index, operand] : llvm::enumerate(shared))
+        if (int64_t pad = op.config.getPadOf(index)) {
+          paddedOperands.push_back(operand);
+          pads.push_back(pad);
+        }
+      if (!paddedOperands.empty())
+        line(llvm::formatv("transform.tessel.pad_promoted_tiles {0} operands "
+                           "= [{1}] pad = [{2}] : !transform.any_op",
+                           promoted, joinInts(paddedOperands), joinInts(pads)));
       std::string all = fresh("copies");
       line(llvm::formatv("{0} = transform.structured.match "
                          "ops{{[\"linalg.copy\"]} in {1} : "

@@ -127,19 +127,28 @@ def Tessel_ConfigAttr : Tessel_Attr<"Config", "config"> {
       printed) stages synchronously; 2 to 4 load the next `stages - 1`
       steps of the reduction while the current one computes, with
       asynchronous copies (`cp.async`) on sm_80 and newer.
+    * `pad`: elements added to each row (the innermost dimension) of the
+      shared tile of each staged operand, in the order of the sketch's
+      `shared` list (absent: none). A padded row pitch skews the rows of a
+      tile across the shared-memory banks, so that lanes of a warp reading
+      different rows (A's rows of a matmul, stored M-major) do not conflict.
+      Each entry is a multiple of the operand's vector width, so rows stay
+      aligned for vector and `cp.async` copies.
 
     Example:
 
     ```mlir
     #tessel.config<tiles = [[4, 1, 8, 4, 1], [4, 1, 16, 1, 1], [32, 8, 1]],
-                   unroll = 64, vector = [2, 1], stages = 3>
+                   unroll = 64, vector = [2, 1], stages = 3,
+                   pad = [2, 0]>
     ```
   }];
   let parameters = (ins
     "::mlir::ArrayAttr":$tiles,
     DefaultValuedParameter<"int64_t", "0">:$unroll,
     OptionalArrayRefParameter<"int64_t">:$vector,
-    DefaultValuedParameter<"int64_t", "1">:$stages
+    DefaultValuedParameter<"int64_t", "1">:$stages,
+    OptionalArrayRefParameter<"int64_t">:$pad
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
@@ -152,9 +161,18 @@ def Tessel_ConfigAttr : Tessel_Attr<"Config", "config"> {
     static ConfigAttr get(::mlir::MLIRContext *ctx,
                           ::llvm::ArrayRef<::llvm::SmallVector<int64_t>> tiles,
                           int64_t unroll, ::llvm::ArrayRef<int64_t> vector,
-                          int64_t stages = 1);
+                          int64_t stages = 1,
+                          ::llvm::ArrayRef<int64_t> pad = {});
     /// This config with `stages` shared-memory buffers.
     ConfigAttr withStages(int64_t stages) const;
+    /// This config with the row padding `pad` of its shared tiles (empty:
+    /// none).
+    ConfigAttr withPad(::llvm::ArrayRef<int64_t> pad) const;
+    /// The row padding of the shared tile of the `index`-th staged operand
+    /// (0 when the config pads none).
+    int64_t getPadOf(unsigned index) const {
+      return index < getPad().size() ? getPad()[index] : 0;
+    }
   }];
 }
 

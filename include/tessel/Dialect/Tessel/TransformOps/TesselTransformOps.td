@@ -117,6 +117,27 @@ def InitFromEmptyOp : Op<Transform_Dialect, "tessel.init_from_empty",
   let assemblyFormat = "$target attr-dict `:` type($target)";
 }
 
+def PadPromotedTilesOp : Op<Transform_Dialect, "tessel.pad_promoted_tiles",
+    [DeclareOpInterfaceMethods<TransformOpInterface>,
+     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Pads the rows of promoted shared tiles";
+  let description = [{
+    For each target linalg op, right after `transform.structured.promote`,
+    pads every row (innermost dimension) of the workgroup tile of input
+    `operands[i]` by `pad[i]` elements: the op and the copy into the tile
+    then see the tile through a subview whose row pitch is the padded one,
+    which skews the rows across shared-memory banks (a config's `pad`,
+    docs/Materialization.md "Padded shared tiles"). Fails definitely, with
+    the reason, when an operand is not such a tile.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       DenseI64ArrayAttr:$operands,
+                       DenseI64ArrayAttr:$pad);
+  let assemblyFormat = "$target `operands` `=` $operands `pad` `=` $pad "
+                       "attr-dict `:` type($target)";
+  let hasVerifier = 1;
+}
+
 def RewriteWindowAccessesOp : Op<Transform_Dialect,
     "tessel.rewrite_window_accesses",
     [DeclareOpInterfaceMethods<TransformOpInterface>,
