@@ -8,8 +8,10 @@
 #include "tessel/Dialect/Tessel/IR/Schedule.h"
 #include "tessel/Dialect/Tessel/Transforms/BarrierCounts.h"
 #include "tessel/Dialect/Tessel/Transforms/KernelFacts.h"
+#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::tessel;
@@ -111,4 +113,57 @@ tessel::buildAnalyticCandidate(const TaskSearchState &state,
   }
   m.planFlops = state.task ? state.task->flops : m.facts.flops;
   return m;
+}
+
+std::optional<Candidate>
+tessel::pickAnalyticSchedule(TaskSearchState &state, const Candidate *fallback,
+                             const DeviceDescription &device, int64_t samples,
+                             RandomEngine &rng, uint64_t judgeSeed,
+                             double margin, double *predictedUs,
+                             double *fallbackUs) {
+  if (predictedUs)
+    *predictedUs = 0;
+  if (fallbackUs)
+    *fallbackUs = 0;
+  if (state.spaces.empty())
+    return std::nullopt;
+  SimulatedMeasurer judge(device, judgeSeed, /*noise=*/0);
+  auto predict = [&](const Candidate &candidate) -> std::optional<double> {
+    FailureOr<MeasureCandidate> built =
+        buildAnalyticCandidate(state, candidate);
+    if (failed(built))
+      return std::nullopt;
+    MeasureResult result = judge.measure(*built).front();
+    if (!result.isOk() || result.timing.medianUs <= 0)
+      return std::nullopt;
+    return result.timing.medianUs;
+  };
+  std::optional<double> defaultUs;
+  if (fallback)
+    defaultUs = predict(*fallback);
+  if (fallbackUs && defaultUs)
+    *fallbackUs = *defaultUs;
+  std::optional<Candidate> best;
+  double bestUs = 0;
+  llvm::DenseSet<std::pair<Attribute, Attribute>> tried;
+  for (int64_t i = 0; i < samples; ++i) {
+    unsigned space = rng.uniform(state.spaces.size());
+    FailureOr<ConfigAttr> config = state.spaces[space].sample(rng);
+    if (failed(config))
+      continue;
+    Candidate candidate{space, state.spaces[space].getSketch(), *config};
+    if (state.seen.contains(candidate.getId()) ||
+        !tried.insert(candidate.getId()).second)
+      continue;
+    std::optional<double> us = predict(candidate);
+    if (us && (!best || *us < bestUs)) {
+      best = candidate;
+      bestUs = *us;
+    }
+  }
+  if (!best || (defaultUs && bestUs * margin > *defaultUs))
+    return std::nullopt;
+  if (predictedUs)
+    *predictedUs = bestUs;
+  return best;
 }

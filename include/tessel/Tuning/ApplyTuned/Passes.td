@@ -55,4 +55,42 @@ def TesselApplyTuned : Pass<"tessel-apply-tuned", "ModuleOp"> {
   let dependentDialects = ["::mlir::tessel::TesselDialect"];
 }
 
+def TesselAnalyticSchedules : Pass<"tessel-analytic-schedules", "ModuleOp"> {
+  let summary = "Give every tunable op the schedule the analytic simulator "
+                "predicts best, without measuring";
+  let description = [{
+    The zero-measurement choice (issue 52, item 2): for every tunable op
+    (as `--tessel-apply-tuned` finds them) without a schedule, draws
+    `samples` configs from the search spaces of its task (those tessel-tune
+    searches, pipelined stages included) and times each with the analytic
+    simulator of `device` (`sim:<device>`, analytic fidelity: no compile,
+    about a millisecond a sample). When the best is predicted at least 4
+    times faster than the op's default schedule (tessel-tune's analytic
+    start margin: the judge's pick has measured up to 3.44x the measured
+    best, docs/SimulatedGpu.md), the op gets it as `tessel.sketch` and
+    `tessel.config`; otherwise it keeps none and `--tessel-to-cuda` gives it
+    the default. Every tunable op gets a remark with both predictions, which
+    are SIMULATED. Deterministic for a `seed`.
+
+    The module is first fused as `--tessel-fuse` does (unless `fuse=false`).
+
+    Example:
+    ```
+    tessel-opt model.mlir --tessel-analytic-schedules="device=h100" \
+        --tessel-to-cuda
+    ```
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
+           "Device of the analytic simulator (tessel-tune --list-devices)">,
+    Option<"samples", "samples", "int64_t", /*default=*/"256",
+           "Configs drawn and timed per op">,
+    Option<"seed", "seed", "int64_t", /*default=*/"1",
+           "Seed of the draws">,
+    Option<"fuse", "fuse", "bool", /*default=*/"true",
+           "Fuse the module first (--tessel-fuse), as task extraction does">,
+  ];
+  let dependentDialects = ["::mlir::tessel::TesselDialect"];
+}
+
 #endif // TESSEL_TUNING_APPLYTUNED_PASSES_TD

@@ -60,6 +60,22 @@ FailureOr<MeasureCandidate> buildAnalyticCandidate(const TaskSearchState &state,
                                                    const Candidate &candidate,
                                                    std::string *why = nullptr);
 
+/// A schedule the analytic simulator predicts best for `state`'s task, with
+/// no measurement: the best of `samples` configs drawn with `rng` from the
+/// task's spaces (skipping candidates `state` has seen), timed by a
+/// noise-free `sim:<device>` seeded with `judgeSeed`. With `fallback` (the
+/// default schedule) the pick must be predicted at least `margin` times
+/// faster than it. std::nullopt when no sample qualifies. The predictions
+/// go to `predictedUs` / `fallbackUs` when given (0 when there is none).
+/// These are SIMULATED figures: the judge's pick has measured up to 3.44x
+/// the measured best (docs/SimulatedGpu.md).
+std::optional<Candidate>
+pickAnalyticSchedule(TaskSearchState &state, const Candidate *fallback,
+                     const DeviceDescription &device, int64_t samples,
+                     RandomEngine &rng, uint64_t judgeSeed, double margin,
+                     double *predictedUs = nullptr,
+                     double *fallbackUs = nullptr);
+
 } // namespace tessel
 } // namespace mlir
 

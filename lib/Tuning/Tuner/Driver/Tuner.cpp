@@ -11,7 +11,6 @@
 #include "tessel/Tuning/ApplyTuned/ApplyTuned.h"
 #include "tessel/Tuning/Measure/MeasurerFactory.h"
 #include "tessel/Tuning/Measure/Reference.h"
-#include "tessel/Tuning/Measure/SimulatedMeasurer.h"
 #include "tessel/Tuning/Queue/QueueMeasurer.h"
 #include "tessel/Tuning/Records/RecordsDatabase.h"
 #include "tessel/Tuning/Tuner/AnalyticCandidate.h"
@@ -515,48 +514,13 @@ void Tuner::measureDefaults() {
 
 std::optional<Candidate> Tuner::pickAnalyticStart(size_t index,
                                                   const Candidate *fallback) {
-  TaskSearchState &state = runs[index].state;
-  if (state.spaces.empty())
-    return std::nullopt;
   // Its own random stream: the search draws what it drew without it.
   RandomEngine rng(options.seed * 1000003 + index + 0x5eed);
-  SimulatedMeasurer judge(device, options.seed, /*noise=*/0);
-  auto predict = [&](const Candidate &candidate) -> std::optional<double> {
-    FailureOr<MeasureCandidate> built =
-        buildAnalyticCandidate(state, candidate);
-    if (failed(built))
-      return std::nullopt;
-    MeasureResult result = judge.measure(*built).front();
-    if (!result.isOk() || result.timing.medianUs <= 0)
-      return std::nullopt;
-    return result.timing.medianUs;
-  };
-  std::optional<double> defaultUs;
-  if (fallback)
-    defaultUs = predict(*fallback);
-  std::optional<Candidate> best;
-  double bestUs = 0;
-  llvm::DenseSet<std::pair<Attribute, Attribute>> tried;
-  for (int64_t i = 0; i < options.startSamples; ++i) {
-    unsigned space = rng.uniform(state.spaces.size());
-    FailureOr<ConfigAttr> config = state.spaces[space].sample(rng);
-    if (failed(config))
-      continue;
-    Candidate candidate{space, state.spaces[space].getSketch(), *config};
-    if (state.seen.contains(candidate.getId()) ||
-        !tried.insert(candidate.getId()).second)
-      continue;
-    std::optional<double> us = predict(candidate);
-    if (us && (!best || *us < bestUs)) {
-      best = candidate;
-      bestUs = *us;
-    }
-  }
   // The simulator's top pick has measured up to 3.44x the measured best
   // (docs/SimulatedGpu.md): a smaller predicted gain could be its error.
-  if (!best || (defaultUs && bestUs * kAnalyticStartMargin > *defaultUs))
-    return std::nullopt;
-  return best;
+  return pickAnalyticSchedule(runs[index].state, fallback, device,
+                              options.startSamples, rng, options.seed,
+                              kAnalyticStartMargin);
 }
 
 std::vector<Trial> Tuner::measure(size_t index,
