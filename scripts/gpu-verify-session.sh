@@ -53,6 +53,11 @@
 #    ops/matmul_padded_shared_rows.mlir (a config's `pad`: A's rows one
 #    vector longer, no bank conflicts) against the CPU and times it beside
 #    ops/matmul_unpadded_shared_rows.mlir (the same tiles, 2-way conflicts).
+# 14. the zero-measurement choice (session 40, issue 52 item 2): each
+#    workload of benchmarks/gpu-check compiled with and without
+#    --tessel-analytic-schedules (the analytic simulator's pick where it
+#    predicts 4x over the default), both verified and timed in the same call:
+#    whether the pick beats the default on hardware decides its default.
 #
 # SECONDS (default 540) is the whole command's budget. Results in
 # OUTDIR/results.tar.gz; a summary of the databases in results/summary.txt.
@@ -70,6 +75,27 @@ log "gpu-check-run.sh"
 timeout "$(budget 110)" "$BUNDLE/gpu-check-run.sh" "$RESULTS/check" \
   > "$RESULTS/check.log" 2>&1
 log "gpu-check-run.sh: exit $? ($(grep 'op kinds verified' "$RESULTS/check.log"))"
+pack
+
+# --- 14. Defaults against the analytic simulator's picks ---------------------
+mkdir -p "$RESULTS/analytic"
+for f in "$CHECK"/*.mlir; do
+  [ "$(elapsed)" -lt 190 ] || break
+  name=$(basename "$f" .mlir)
+  case "$name" in *f16*) continue ;; esac
+  for mode in default analytic; do
+    out="$RESULTS/analytic/$name.$mode"
+    pass=()
+    [ "$mode" = analytic ] && pass=(--tessel-analytic-schedules="device=h100")
+    timeout 60 tessel-opt "$f" "${pass[@]}" \
+      --tessel-to-cuda="chip=sm_90 cuda-path=$CUDA_PATH" -o "$out.mlir" \
+      2> "$out.err"
+    timeout 60 tessel-run "$out.mlir" --reference="$f" \
+      --measure=cuda --cuda-path="$CUDA_PATH" --min-time-ms=20 \
+      -o "$out.json" 2>> "$out.err"
+    log "analytic: $name $mode: exit $? ($(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r.get('status'), r.get('verified'), (r.get('timing') or {}).get('median_us'))" "$out.json" 2>&1 | tail -1))"
+  done
+done
 pack
 
 # --- 5. Barriers and vector loads: before and after, races, a tuning run ----
