@@ -152,6 +152,19 @@ static std::array<uint8_t, kHashBytes> hashPayload(StringRef payload) {
   return hasher.final();
 }
 
+CacheLookup CompileCache::lookupFields(StringRef key, size_t count,
+                                       std::vector<std::string> &fields) const {
+  std::string payload;
+  CacheLookup found = lookup(key, payload);
+  if (found != CacheLookup::Hit)
+    return found;
+  std::optional<std::vector<std::string>> unpacked = unpackFields(payload);
+  if (!unpacked || unpacked->size() != count)
+    return CacheLookup::Corrupt;
+  fields = std::move(*unpacked);
+  return CacheLookup::Hit;
+}
+
 CacheLookup CompileCache::lookup(StringRef key, std::string &payload) const {
   std::string path = getEntryPath(key);
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =

@@ -125,6 +125,24 @@ TEST(CompileCache, PacksFields) {
   EXPECT_FALSE(CompileCache::unpackFields("abc"));
 }
 
+TEST(CompileCache, LooksUpPackedFields) {
+  TempDir dir;
+  CompileCache cache(dir.sub("cache"), 0);
+  std::string key = CompileCache::makeKey({"fields"});
+  std::vector<std::string> fields = {"untouched"};
+  EXPECT_EQ(cache.lookupFields(key, 2, fields), CacheLookup::Miss);
+  ASSERT_TRUE(cache.store(key, CompileCache::packFields({"cubin", "log"})));
+  EXPECT_EQ(cache.lookupFields(key, 2, fields), CacheLookup::Hit);
+  EXPECT_EQ(fields, (std::vector<std::string>{"cubin", "log"}));
+  // Another count, or a payload that is no packing: corrupt, fields kept,
+  // the (intact) entry left for the next store.
+  EXPECT_EQ(cache.lookupFields(key, 3, fields), CacheLookup::Corrupt);
+  EXPECT_EQ(fields, (std::vector<std::string>{"cubin", "log"}));
+  ASSERT_TRUE(cache.store(key, "abc"));
+  EXPECT_EQ(cache.lookupFields(key, 1, fields), CacheLookup::Corrupt);
+  EXPECT_TRUE(llvm::sys::fs::exists(cache.getEntryPath(key)));
+}
+
 TEST(CompileCache, ResolvesItsDirectory) {
   EXPECT_EQ(CompileCache::resolveDirectory("/some/dir"), "/some/dir");
   EXPECT_EQ(CompileCache::resolveDirectory("off"), "off");

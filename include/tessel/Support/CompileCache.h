@@ -85,6 +85,12 @@ public:
   /// Looks `key` up; on a hit, fills `payload`. A corrupt entry is removed.
   CacheLookup lookup(llvm::StringRef key, std::string &payload) const;
 
+  /// lookup() of an entry stored as packFields() of `count` strings: on a
+  /// hit, fills `fields`. An intact entry that is not such a packing is
+  /// Corrupt (left for the next store() to replace).
+  CacheLookup lookupFields(llvm::StringRef key, size_t count,
+                           std::vector<std::string> &fields) const;
+
   /// Stores `payload` under `key` (replacing any entry), then prunes the
   /// directory to its size limit at most once a minute. Failures (a
   /// read-only directory, a full disk) are ignored: the cache is an

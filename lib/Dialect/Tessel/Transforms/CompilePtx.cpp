@@ -234,18 +234,12 @@ struct TesselCompilePtxPass
   /// Thread-safe.
   static bool lookUp(const CompileCache &cache, StringRef key,
                      AssemblyJob &job) {
-    std::string entry;
-    job.lookup = cache.lookup(key, entry);
+    std::vector<std::string> fields;
+    job.lookup = cache.lookupFields(key, /*count=*/2, fields);
     if (job.lookup != CacheLookup::Hit)
       return false;
-    std::optional<std::vector<std::string>> fields =
-        CompileCache::unpackFields(entry);
-    if (!fields || fields->size() != 2) {
-      job.lookup = CacheLookup::Corrupt;
-      return false;
-    }
-    job.payload = std::move((*fields)[0]);
-    job.log = std::move((*fields)[1]);
+    job.payload = std::move(fields[0]);
+    job.log = std::move(fields[1]);
     return true;
   }
 

@@ -178,17 +178,12 @@ struct TesselSerializeKernelsPass
   /// Thread-safe.
   static bool lookUp(const tessel::CompileCache &cache, StringRef key,
                      SerializationJob &job) {
-    std::string payload;
-    job.lookup = cache.lookup(key, payload);
+    std::vector<std::string> fields;
+    job.lookup =
+        cache.lookupFields(key, job.module.getTargetsAttr().size(), fields);
     if (job.lookup != tessel::CacheLookup::Hit)
       return false;
-    std::optional<std::vector<std::string>> fields =
-        tessel::CompileCache::unpackFields(payload);
-    if (!fields || fields->size() != job.module.getTargetsAttr().size()) {
-      job.lookup = tessel::CacheLookup::Corrupt;
-      return false;
-    }
-    for (const std::string &field : *fields)
+    for (const std::string &field : fields)
       job.objects.push_back(SmallVector<char, 0>(field.begin(), field.end()));
     return true;
   }
