@@ -85,7 +85,9 @@ LogicalResult tessel::padPromotedTile(RewriterBase &rewriter,
   }
   if (shape.size() != static_cast<size_t>(type.getRank()) ||
       type.getRank() == 0 || !type.getLayout().isIdentity() ||
-      !type.getElementType().isIntOrFloat())
+      !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0 ||
+      !bytes.getType().hasStaticShape())
     return why = "the shared tile of operand " +
                  std::to_string(operand.getOperandNumber()) +
                  " has no static row-major shape",
@@ -99,7 +101,11 @@ LogicalResult tessel::padPromotedTile(RewriterBase &rewriter,
   SmallVector<int64_t> paddedShape(shape);
   paddedShape.back() += pad;
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-  int64_t paddedBytes = ShapedType::getNumElements(paddedShape) * elementBytes;
+  // The byte array grows by the padding (whatever the view's byte shift).
+  int64_t paddedBytes = bytes.getType().getNumElements() +
+                        (ShapedType::getNumElements(paddedShape) -
+                         ShapedType::getNumElements(shape)) *
+                            elementBytes;
   Location loc = view.getLoc();
   rewriter.setInsertionPoint(bytes);
   auto paddedBytesType = MemRefType::get(
