@@ -52,7 +52,9 @@
 # 13. padded shared tiles (session 40, never run on a GPU): step 1 verifies
 #    ops/matmul_padded_shared_rows.mlir (a config's `pad`: A's rows one
 #    vector longer, no bank conflicts) against the CPU and times it beside
-#    ops/matmul_unpadded_shared_rows.mlir (the same tiles, 2-way conflicts).
+#    ops/matmul_unpadded_shared_rows.mlir (the same tiles, 2-way conflicts),
+#    and ops/tensor_core_matmul_f16_pipelined_2stages_padded.mlir (ldmatrix
+#    conflict-free) beside ops/tensor_core_matmul_f16_pipelined_2stages.mlir.
 # 14. the zero-measurement choice (session 40, issue 52 item 2): each
 #    workload of benchmarks/gpu-check compiled with and without
 #    --tessel-analytic-schedules (the analytic simulator's pick where it

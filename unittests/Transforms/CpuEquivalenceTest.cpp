@@ -859,7 +859,8 @@ protected:
   void checkRandomTensorCoreSchedule(ModuleOp module, linalg::LinalgOp target,
                                      std::mt19937 &rng,
                                      const Reference &reference,
-                                     bool pipelined = false) {
+                                     bool pipelined = false,
+                                     bool padded = false) {
     ASSERT_EQ(getTensorCoreBlocker(target), "");
     LoopNest nest = *LoopNest::get(target);
     auto sketch = SketchAttr::get(
@@ -909,6 +910,14 @@ protected:
         config = ConfigAttr::get(&context, tiles, config.getUnroll(), {1, 1},
                                  stages);
     }
+    if (padded) {
+      // Each tile's rows one or two vectors longer (ldmatrix's rows skewed
+      // across the banks), drawn after everything else.
+      SmallVector<int64_t> pad;
+      for (int64_t width : config.getVector())
+        pad.push_back(width * (1 + rng() % 2));
+      config = config.withPad(pad);
+    }
     std::string description;
     llvm::raw_string_ostream os(description);
     os << sketch << " " << config;
@@ -942,10 +951,12 @@ protected:
         << description;
   }
 
-  /// Checks a random schedule (pipelined or not) of each tensor-core case
-  /// of getTensorCoreSources, drawn with a generator seeded by
-  /// `seedFactor` times the test's parameter plus the case's index.
-  void checkTensorCoreSources(unsigned seedFactor, bool pipelined);
+  /// Checks a random schedule (pipelined or not, with padded shared tiles
+  /// or not) of each tensor-core case of getTensorCoreSources, drawn with a
+  /// generator seeded by `seedFactor` times the test's parameter plus the
+  /// case's index.
+  void checkTensorCoreSources(unsigned seedFactor, bool pipelined,
+                              bool padded = false);
 
   /// The op of `module` marked `test.target`, unmarked.
   static linalg::LinalgOp takeTarget(ModuleOp module) {
@@ -1030,7 +1041,7 @@ std::vector<std::string> getTensorCoreSources() {
 }
 
 void TensorCoreCpuTest::checkTensorCoreSources(unsigned seedFactor,
-                                               bool pipelined) {
+                                               bool pipelined, bool padded) {
   for (auto [sourceIndex, source] : llvm::enumerate(getTensorCoreSources())) {
     Reference reference;
     runReference(source, 11 + sourceIndex, reference);
@@ -1040,12 +1051,20 @@ void TensorCoreCpuTest::checkTensorCoreSources(unsigned seedFactor,
     OwningOpRef<ModuleOp> module = parse(source);
     linalg::LinalgOp target = takeTarget(*module);
     ASSERT_TRUE(target);
-    checkRandomTensorCoreSchedule(*module, target, rng, reference, pipelined);
+    checkRandomTensorCoreSchedule(*module, target, rng, reference, pipelined,
+                                  padded);
   }
 }
 
 TEST_P(TensorCoreCpuTest, TensorCoreScheduleMatchesTheUnscheduledOp) {
   checkTensorCoreSources(/*seedFactor=*/101, /*pipelined=*/false);
+}
+
+/// Padded shared tiles on tensor cores (a config's `pad`): ldmatrix reads
+/// rows whose pitch is longer than the rows.
+TEST_P(TensorCoreCpuTest, PaddedTensorCoreScheduleMatchesTheUnscheduledOp) {
+  checkTensorCoreSources(/*seedFactor=*/103, /*pipelined=*/false,
+                         /*padded=*/true);
 }
 
 /// Pipelined tensor-core staging (issue 43 item 1): the shared tiles

@@ -91,7 +91,9 @@ protected:
       for (int i = 0; i < count; ++i) {
         FailureOr<ConfigAttr> config = space->sample(rng);
         ASSERT_TRUE(succeeded(config));
-        if (padded && sketch.getKind() == SketchKind::MultiLevelTiling &&
+        if (padded &&
+            (sketch.getKind() == SketchKind::MultiLevelTiling ||
+             sketch.getKind() == SketchKind::TensorCore) &&
             !config->getVector().empty()) {
           SmallVector<int64_t> pad;
           for (auto [operand, width] :
@@ -406,36 +408,6 @@ TEST_F(CompileTest, SampledFusedConfigsFitTheirSharedMemory) {
 }
 #endif
 
-#if TESSEL_HAVE_PTXAS
-// Padded shared tiles (`pad`, each promoted tile's rows one vector longer)
-// of sampled configs of a matmul (pipelined up to 4 stages) and of fused
-// tasks compile to cubins, and ptxas gives each kernel the shared memory
-// the search space estimates for the padded tiles (at most that where a
-// fused accumulator stays in registers).
-TEST_F(CompileTest, SampledPaddedConfigsCompile) {
-  compileSamples(kMatmul1024, 8, {}, /*maxStages=*/4, "chip=sm_90 format=bin",
-                 SketchKind::MultiLevelTiling, /*padded=*/true);
-  ASSERT_EQ(compiled.size(), 8u);
-  int padded = 0;
-  for (auto [config, ptxas, estimate] :
-       llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
-    padded += !config.getPad().empty();
-    EXPECT_EQ(ptxas, estimate) << str(config);
-  }
-  EXPECT_GE(padded, 6);
-  for (const char *source : {kGpt2QkvBias, kResNetConv3x3}) {
-    compileSamples(source, 4, {}, /*maxStages=*/1, "chip=sm_90 format=bin",
-                   SketchKind::MultiLevelTiling, /*padded=*/true);
-    ASSERT_GE(compiled.size(), 4u);
-    for (auto [config, ptxas, estimate] :
-         llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
-      EXPECT_GE(ptxas, 0) << str(config);
-      EXPECT_LE(ptxas, estimate) << str(config);
-    }
-  }
-}
-#endif
-
 // Software-pipelined staging loops (`stages` up to 4) of a matmul: every
 // sampled config compiles for sm_90 (PTX) and sm_80 (cubins with ptxas
 // where the toolkit has it), and exactly the pipelined ones load with
@@ -475,6 +447,45 @@ func.func @f(%a: tensor<512x256xf16>, %b: tensor<256x384xf16>) -> tensor<512x384
   %0 = linalg.matmul ins(%a, %b : tensor<512x256xf16>, tensor<256x384xf16>) outs(%c : tensor<512x384xf32>) -> tensor<512x384xf32>
   return %0 : tensor<512x384xf32>
 })mlir";
+
+#if TESSEL_HAVE_PTXAS
+// Padded shared tiles (`pad`, each promoted tile's rows one vector longer)
+// of sampled configs of a matmul (pipelined up to 4 stages) and of fused
+// tasks compile to cubins, and ptxas gives each kernel the shared memory
+// the search space estimates for the padded tiles (at most that where a
+// fused accumulator stays in registers).
+TEST_F(CompileTest, SampledPaddedConfigsCompile) {
+  compileSamples(kMatmul1024, 8, {}, /*maxStages=*/4, "chip=sm_90 format=bin",
+                 SketchKind::MultiLevelTiling, /*padded=*/true);
+  ASSERT_EQ(compiled.size(), 8u);
+  int padded = 0;
+  for (auto [config, ptxas, estimate] :
+       llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
+    padded += !config.getPad().empty();
+    EXPECT_EQ(ptxas, estimate) << str(config);
+  }
+  EXPECT_GE(padded, 6);
+  // Tensor cores: ldmatrix reads the padded rows (pipelined up to 3).
+  compileSamples(kF16Matmul, 6, {}, /*maxStages=*/3, "chip=sm_90 format=bin",
+                 SketchKind::TensorCore, /*padded=*/true);
+  ASSERT_EQ(compiled.size(), 6u);
+  for (auto [config, ptxas, estimate] :
+       llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
+    EXPECT_FALSE(config.getPad().empty()) << str(config);
+    EXPECT_EQ(ptxas, estimate) << str(config);
+  }
+  for (const char *source : {kGpt2QkvBias, kResNetConv3x3}) {
+    compileSamples(source, 4, {}, /*maxStages=*/1, "chip=sm_90 format=bin",
+                   SketchKind::MultiLevelTiling, /*padded=*/true);
+    ASSERT_GE(compiled.size(), 4u);
+    for (auto [config, ptxas, estimate] :
+         llvm::zip(compiled, ptxasSharedBytes, estimatedSharedBytes)) {
+      EXPECT_GE(ptxas, 0) << str(config);
+      EXPECT_LE(ptxas, estimate) << str(config);
+    }
+  }
+}
+#endif
 
 // Every sampled tensor_core config of f16 matmuls (the fill of the init in
 // the kernel) and batch matmuls compiles: PTX for sm_90 with mma.sync and

@@ -355,7 +355,7 @@ func.func @pad_inlined_tile(%x: tensor<128x256xf32>, %bias: tensor<256xf32>, %b:
 // -----
 
 func.func @pad_without_staging_tiles(%x: tensor<128x768xf32>, %init: tensor<128xf32>) -> tensor<128xf32> {
-  // expected-error @+1 {{pad applies to the shared tiles of a multi_level_tiling sketch, not cross_thread_reduction}}
+  // expected-error @+1 {{pad applies to the shared tiles of a multi_level_tiling or tensor_core sketch, not cross_thread_reduction}}
   %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<128x768xf32>) outs(%init : tensor<128xf32>)
       attrs = {tessel.sketch = #tessel.sketch<cross_thread_reduction>, tessel.config = #tessel.config<tiles = [[128], [256, 3]], pad = [4]>} {

@@ -286,9 +286,10 @@ verifySharedPadding(SketchAttr sketch, ConfigAttr config,
   if (pad.empty())
     return success();
   ArrayRef<int64_t> shared = sketch.getShared();
-  if (sketch.getKind() != SketchKind::MultiLevelTiling)
+  if (sketch.getKind() != SketchKind::MultiLevelTiling &&
+      sketch.getKind() != SketchKind::TensorCore)
     return emitError() << "pad applies to the shared tiles of a "
-                          "multi_level_tiling sketch, not "
+                          "multi_level_tiling or tensor_core sketch, not "
                        << stringifySketchKind(sketch.getKind());
   if (pad.size() != shared.size())
     return emitError() << "config pads " << pad.size()

@@ -30,13 +30,15 @@ using namespace mlir::tessel;
 namespace {
 
 /// A shared-memory access: the buffer, its indices, the bytes a lane
-/// touches (0: not analyzed).
+/// touches (0: not analyzed), and how many lanes, from the first, take part
+/// (ldmatrix reads the rows only some lanes address).
 struct Access {
   Operation *op;
   Value memref;
   ValueRange indices;
   int64_t bytes;
   bool isLoad;
+  int64_t lanes = 32;
 };
 
 int64_t getElementBytes(Type type) {
@@ -72,8 +74,19 @@ std::optional<Access> getSharedAccess(Operation *op) {
   if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
     return make(op, copy.getDst(), copy.getDstIndices(),
                 copy.getDstElements().getZExtValue(), false);
-  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op))
-    return make(op, ldmatrix.getSrcMemref(), ldmatrix.getIndices(), 0, true);
+  if (auto ldmatrix = dyn_cast<nvgpu::LdMatrixOp>(op)) {
+    // Each of the first 8 x numTiles lanes addresses one 16-byte row of an
+    // 8 x 8 matrix; the 8 rows of a matrix are one request phase, as a
+    // 16-byte-a-lane load's 8 lanes are.
+    auto type = cast<MemRefType>(ldmatrix.getSrcMemref().getType());
+    int64_t elementBytes = getElementBytes(type);
+    std::optional<Access> access =
+        make(op, ldmatrix.getSrcMemref(), ldmatrix.getIndices(),
+             elementBytes == 0 ? 0 : 16 / elementBytes, true);
+    if (access)
+      access->lanes = 8 * ldmatrix.getNumTiles();
+    return access;
+  }
   return std::nullopt;
 }
 
@@ -292,9 +305,10 @@ tessel::getSharedBankConflicts(gpu::LaunchOp launch, int64_t banks) {
       break;
     }
     int64_t perPhase = getLanesPerPhase(conflicts.bytesPerLane);
-    for (int64_t phase = 0; phase < lanes; phase += perPhase) {
+    int64_t active = std::min(lanes, access.lanes);
+    for (int64_t phase = 0; phase < active; phase += perPhase) {
       DenseMap<int64_t, llvm::DenseSet<int64_t>> words;
-      for (int64_t lane = phase; lane < std::min(lanes, phase + perPhase);
+      for (int64_t lane = phase; lane < std::min(active, phase + perPhase);
            ++lane) {
         int64_t address = *addresses[first][lane];
         for (int64_t word = llvm::divideFloorSigned(address, 4);

@@ -86,6 +86,14 @@ std::optional<int64_t> ThreadIndexEvaluator::compute(Value value) {
   Operation *def = value.getDefiningOp();
   if (auto id = dyn_cast<gpu::ThreadIdOp>(def))
     return thread[static_cast<unsigned>(id.getDimension())];
+  if (isa<gpu::LaneIdOp>(def)) {
+    // The linear thread index modulo the warp size.
+    std::optional<std::array<int64_t, 3>> block = getBlockSize();
+    if (!block)
+      return std::nullopt;
+    return (thread[0] + (*block)[0] * (thread[1] + (*block)[1] * thread[2])) %
+           32;
+  }
   if (isa<gpu::BlockIdOp>(def))
     return options.firstBlock ? std::optional<int64_t>(0) : std::nullopt;
   auto operandValues = [&]() -> std::optional<SmallVector<int64_t>> {

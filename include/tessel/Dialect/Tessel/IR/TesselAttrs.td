@@ -131,7 +131,8 @@ def Tessel_ConfigAttr : Tessel_Attr<"Config", "config"> {
       shared tile of each staged operand, in the order of the sketch's
       `shared` list (absent: none). A padded row pitch skews the rows of a
       tile across the shared-memory banks, so that lanes of a warp reading
-      different rows (A's rows of a matmul, stored M-major) do not conflict.
+      different rows (A's rows of a matmul, stored M-major; the rows an
+      `ldmatrix` reads on tensor cores) do not conflict.
       Each entry is a multiple of the operand's vector width, so rows stay
       aligned for vector and `cp.async` copies.
 
